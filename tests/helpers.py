@@ -1,0 +1,43 @@
+"""Offline model doubles for tests: scripted mockllm outputs with usage set, and a gold-answer solver.
+
+Plain ``mockllm/model`` counts tokens with tiktoken's o200k_base, which needs a download unless the cache
+is seeded; giving every output a :class:`ModelUsage` avoids that path entirely.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+
+def output_with_usage(text: str, output_tokens: int | None = None, reasoning_tokens: int | None = None) -> ModelOutput:
+    """A mockllm :class:`ModelOutput` with ``text`` and explicit usage (tokens default to whitespace words)."""
+    out = ModelOutput.from_content(model="mockllm", content=text)
+    n = output_tokens if output_tokens is not None else len(text.split())
+    out.usage = ModelUsage(input_tokens=1, output_tokens=n, total_tokens=n + 1, reasoning_tokens=reasoning_tokens)
+    return out
+
+
+def scripted_model(respond: Callable[[Sequence[ChatMessage]], str] | Sequence[str]) -> Model:
+    """mockllm whose answers come from ``respond(messages)`` (or a fixed list, in order), usage set."""
+    if callable(respond):
+        fn = respond
+
+        def outputs(input, tools, tool_choice, config):  # noqa: ANN001 (mockllm callback signature)
+            return output_with_usage(fn(input))
+
+        return get_model("mockllm/model", custom_outputs=outputs)
+    return get_model("mockllm/model", custom_outputs=[output_with_usage(t) for t in respond])
+
+
+@solver
+def answer_with(answer: Callable[[TaskState], str]) -> Solver:
+    """Solver that skips the model and answers ``answer(state)`` (e.g. the gold target), usage set."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.output = output_with_usage(answer(state))
+        return state
+
+    return solve
