@@ -1,0 +1,3 @@
+"""inspect_ai entry point: importing this module registers the suite's tasks and the ``gguf`` model provider."""
+
+# ruff: noqa: F401
