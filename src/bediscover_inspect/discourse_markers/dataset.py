@@ -1,0 +1,232 @@
+"""Loading Task (1) data: Just-Manual, Just-Subtitle and Otherwise, as Inspect samples.
+
+Files (authors' release, ``shared/data/MANIFEST.md``): ``dm/just/test_id.json`` (239 records) and
+``dm/otherwise/test_id.json`` (294). Both are evaluated whole in the paper (fraction 1.0).
+
+Just is split by record id, as in its SOURCE.md: ids 0–89 are **Just-Manual** (90 records, empty
+``context2``/``context5``) and ids 90–238 are **Just-Subtitle** (149 records, both contexts non-empty). The
+paper's Table 1 says 139 Just-Subtitle items; the data, the authors' ``data/dm/README.md`` ("90 manual + 149
+subtitle") and the Just paper (149 sentences) say 149, which we follow.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any, Sequence
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+from ..data import DataFormatError, LoadedRecords, load_records, require_field
+from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
+
+DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
+"""Dataset names of Task (1), in the paper's column order (Table 2)."""
+
+DATA_FILES: dict[str, str] = {
+    "just-manual": "dm/just/test_id.json",
+    "just-subtitle": "dm/just/test_id.json",
+    "otherwise": "dm/otherwise/test_id.json",
+}
+"""Dataset -> file under the data root (the two Just datasets share one file)."""
+
+FAMILY: dict[str, str] = {"just-manual": "just", "just-subtitle": "just", "otherwise": "otherwise"}
+"""Dataset -> prompt family of Table 8 (``just`` or ``otherwise``)."""
+
+LABELS: dict[str, tuple[str, ...]] = {
+    "just-manual": JUST_LABELS,
+    "just-subtitle": JUST_LABELS,
+    "otherwise": OTHERWISE_LABELS,
+}
+"""Dataset -> label set offered in its system prompt (Table 8)."""
+
+JUST_MANUAL_LAST_ID = 89
+"""Just records with ``id <= 89`` are Just-Manual, the rest Just-Subtitle (``upstream/just/SOURCE.md``)."""
+
+CONTEXTS: tuple[str, ...] = ("none", "2", "5")
+"""Values of the ``context`` parameter: no preceding subtitle lines (paper), ``context2`` or ``context5``."""
+
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*$")
+_TRAILING_WEAK = re.compile(r"[\s,;:]+$")
+
+
+def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
+    """Normalise the ``dataset`` task parameter into a list of dataset names in the paper's order.
+
+    Args:
+        dataset: ``"all"`` / ``None`` (all three), one name, a comma-separated string of names, or a list.
+
+    Raises:
+        ValueError: an unknown name or an empty selection; the message lists the valid choices.
+    """
+    if dataset is None:
+        names = ["all"]
+    elif isinstance(dataset, str):
+        names = [part.strip() for part in dataset.split(",") if part.strip()]
+    else:
+        names = [str(part).strip() for part in dataset]
+    if "all" in names:
+        return list(DATASETS)
+    unknown = [name for name in names if name not in DATASETS]
+    if unknown or not names:
+        raise ValueError(f"dataset must be 'all' or one or more of {list(DATASETS)}, got {dataset!r}")
+    return [name for name in DATASETS if name in names]
+
+
+def check_context(context: str | int) -> str:
+    """Return ``context`` as one of :data:`CONTEXTS` (``2`` and ``"2"`` both accepted).
+
+    Raises:
+        ValueError: any other value, naming the valid choices.
+    """
+    value = str(context).strip().lower()
+    if value not in CONTEXTS:
+        raise ValueError(f"context must be one of {list(CONTEXTS)}, got {context!r}")
+    return value
+
+
+def render_argument(argument: str) -> str:
+    """One Otherwise argument as it goes inside its square brackets.
+
+    Surrounding whitespace is removed; trailing ``,;:`` are dropped; an argument without sentence-final
+    punctuation (``. ! ? …``, possibly followed by closing quotes or brackets) gets a final ``"."``. The
+    authors' tokenised spacing (``change .``) is kept as it is in the data.
+    """
+    text = argument.strip()
+    if _SENTENCE_END.search(text):
+        return text
+    return _TRAILING_WEAK.sub("", text) + "."
+
+
+def render_otherwise(arg1: str, arg2: str) -> str:
+    """``<TEXT>`` of an Otherwise record: ``[Arg1.] Otherwise, [Arg2.]``.
+
+    The format is that of the paper's own worked examples in the Def+Exp prompt (Table 8, e.g.
+    ``[We have to operate immediately.] Otherwise, [she will die.]``), which also says "Arg1 and Arg2 are placed
+    within square brackets"; the system prompt's ``[Arg1]. Otherwise, [Arg2].`` names the same shape. Each
+    argument keeps its own final punctuation (238 of 294 ``arg1`` already end with ``.``), see
+    :func:`render_argument`; ``arg2`` is written as in the data (the connective was removed from it, so it
+    usually starts in lower case, like the examples).
+    """
+    return f"[{render_argument(arg1)}] Otherwise, [{render_argument(arg2)}]"
+
+
+def render_just(text: str, preceding: str = "") -> str:
+    """``<TEXT>`` of a Just record: the target sentence, optionally after its preceding subtitle lines.
+
+    With ``preceding == ""`` (the paper's setting, and always for Just-Manual) this is the sentence alone.
+    Otherwise (``context`` parameter ``2`` or ``5``, an extension of ours) it is
+    ``"Context: <preceding lines>\\n\\nSentence: <text>"``, so that the prompt's "the sentence above" / "the
+    following sentence" still designates the target sentence only.
+    """
+    if not preceding:
+        return text
+    return f"Context: {preceding}\n\nSentence: {text}"
+
+
+def record_to_sample(
+    record: dict[str, Any], dataset: str, prompt: str = "basic", context: str = "none", file: str = "?", index: int = 0
+) -> Sample:
+    """One record of the authors' file -> an Inspect :class:`Sample`.
+
+    Args:
+        record: the JSON object (Just: ``id, text, gold, context2, context5``; Otherwise: ``id, arg1, arg2,
+            gold``).
+        dataset: one of :data:`DATASETS`.
+        prompt: one of :data:`PROMPT_STYLES` (Table 8 user prompt).
+        context: one of :data:`CONTEXTS`; used for Just-Subtitle only.
+        file, index: where the record came from, for error messages.
+
+    Returns:
+        A sample with id ``<dataset>_<record id>``, input ``[system, user]`` messages, target the gold label,
+        and metadata ``dataset``, ``gold``, ``record_id``, ``prompt``, ``context`` and ``text`` (the rendered
+        passage).
+
+    Raises:
+        DataFormatError: a missing or mistyped field, or a gold label outside the dataset's label set (names
+            file, record and field).
+    """
+    record_id = require_field(record, "id", file, index, int)
+    gold = require_field(record, "gold", file, index, str)
+    if gold not in LABELS[dataset]:
+        raise DataFormatError(
+            f"{file}, record {index} (id={record_id!r}): field 'gold' is {gold!r}, "
+            f"not one of the {dataset} labels {list(LABELS[dataset])}"
+        )
+    family = FAMILY[dataset]
+    if family == "just":
+        sentence = require_field(record, "text", file, index, str)
+        preceding = ""
+        if dataset == "just-subtitle" and context != "none":
+            preceding = require_field(record, f"context{context}", file, index, str)
+        passage = render_just(sentence, preceding)
+    else:
+        arg1 = require_field(record, "arg1", file, index, str)
+        arg2 = require_field(record, "arg2", file, index, str)
+        passage = render_otherwise(arg1, arg2)
+    return Sample(
+        id=f"{dataset}_{record_id}",
+        input=[
+            ChatMessageSystem(content=SYSTEM_PROMPTS[family]),
+            ChatMessageUser(content=user_prompt(family, prompt, passage)),
+        ],
+        target=gold,
+        metadata={
+            "dataset": dataset,
+            "gold": gold,
+            "record_id": record_id,
+            "prompt": prompt,
+            "context": context if dataset == "just-subtitle" else "none",
+            "text": passage,
+        },
+    )
+
+
+def _belongs(record: dict[str, Any], dataset: str, file: str, index: int) -> bool:
+    if dataset == "otherwise":
+        return True
+    record_id = require_field(record, "id", file, index, int)
+    return (record_id <= JUST_MANUAL_LAST_ID) == (dataset == "just-manual")
+
+
+def load_dataset(
+    datasets: Sequence[str],
+    prompt: str = "basic",
+    context: str = "none",
+    subset: str = "paper",
+    data_dir: str | None = None,
+) -> tuple[MemoryDataset, dict[str, dict[str, Any]]]:
+    """Samples of the selected datasets (in :data:`DATASETS` order) and the provenance of each file read.
+
+    Args:
+        datasets: names from :data:`DATASETS` (see :func:`parse_datasets`).
+        prompt, context: see :func:`record_to_sample`.
+        subset: ``"paper"`` or ``"full"`` (identical here: Task 1 is evaluated whole, fraction 1.0).
+        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+
+    Returns:
+        ``(dataset, provenance)``; provenance maps each file path to ``LoadedRecords.provenance()``.
+
+    Raises:
+        ValueError: bad prompt, context or subset. DataFileMissingError: file absent. DataFormatError: bad record.
+    """
+    if prompt not in PROMPT_STYLES:
+        raise ValueError(f"prompt must be one of {list(PROMPT_STYLES)}, got {prompt!r}")
+    context = check_context(context)
+    loaded: dict[str, LoadedRecords] = {}
+    samples: list[Sample] = []
+    for dataset in datasets:
+        path = DATA_FILES[dataset]
+        if path not in loaded:
+            loaded[path] = load_records(path, data_dir=data_dir, subset=subset)
+        file = loaded[path].resolved.local_path
+        convert = partial(record_to_sample, dataset=dataset, prompt=prompt, context=context, file=file)
+        samples.extend(
+            convert(record, index=index)
+            for index, record in enumerate(loaded[path].records)
+            if _belongs(record, dataset, file, index)
+        )
+    name = "discourse_markers_" + "+".join(datasets)
+    provenance = {path: records.provenance() for path, records in loaded.items()}
+    return MemoryDataset(samples, name=name), provenance

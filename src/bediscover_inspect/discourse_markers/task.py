@@ -1,0 +1,64 @@
+"""Task (1) of BeDiscovER, discourse marker understanding (paper §4, Table 2, Appendix B.1, Tables 13–21).
+
+Usage::
+
+    inspect eval evals/discourse_markers.py --model gguf/smollm2-135m -T prompt=def+exp
+    inspect eval evals/discourse_markers.py -T dataset=just-subtitle -T context=2 -T reasoning=true
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from inspect_ai import Task, task
+
+from ..data import check_subset
+from ..generation import generate_with_thinking, generation_config
+from .dataset import load_dataset, parse_datasets
+from .prompts import PROMPT_STYLES
+from .scorer import discourse_marker_scorer
+
+
+@task
+def discourse_markers(
+    dataset: str | Sequence[str] = "all",
+    prompt: str = "basic",
+    context: str = "none",
+    subset: str = "paper",
+    data_dir: str | None = None,
+    reasoning: bool = False,
+) -> Task:
+    """Discourse function of "just" (Just-Manual, Just-Subtitle) and "otherwise" (Otherwise).
+
+    Args:
+        dataset: ``"all"`` (default: 90 + 149 + 294 samples) or any of ``just-manual``, ``just-subtitle``,
+            ``otherwise`` (one, comma-separated, or a list). Metrics are grouped by dataset.
+        prompt: ``basic`` | ``def`` | ``def+exp`` — the three prompt formats of Appendix B.1 (Table 8).
+        context: ``none`` (paper) | ``2`` | ``5`` — preceding subtitle lines shown for Just-Subtitle
+            (``context2`` / ``context5`` of the data; our extension, see README).
+        subset: ``paper`` | ``full`` (the same for this task: the paper uses every record).
+        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
+        reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+
+    Raises:
+        ValueError: a bad ``dataset``, ``prompt``, ``context`` or ``subset`` (naming the valid choices).
+    """
+    check_subset(subset)
+    if prompt not in PROMPT_STYLES:
+        raise ValueError(f"prompt must be one of {list(PROMPT_STYLES)}, got {prompt!r}")
+    datasets = parse_datasets(dataset)
+    samples, provenance = load_dataset(datasets, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
+    return Task(
+        dataset=samples,
+        solver=[generate_with_thinking(reasoning)],
+        scorer=discourse_marker_scorer(),
+        config=generation_config(reasoning),
+        metadata={
+            "data": provenance,
+            "datasets": datasets,
+            "prompt": prompt,
+            "context": str(context),
+            "reasoning": reasoning,
+            "subset": subset,
+        },
+    )
