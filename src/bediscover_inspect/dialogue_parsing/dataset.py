@@ -1,0 +1,207 @@
+"""Loading the dialogue-parsing files: one sample per record (single turn) or per dialogue (incremental).
+
+Data: ``ddp/{stac,molweni,msdc}/test_id.json`` of the authors' release (1045 / 3930 / 4914 records, one per
+new turn j >= 1; ``doc_id`` = ``<dialogue>_<j:02d>``; ``context``, ``structure``, ``new_turn``, ``gold``;
+format documented in ``shared/data/upstream/dialogue_parsing/SOURCE.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+from bediscover_inspect.data import DataFormatError, LoadedRecords, load_records, require_field
+from bediscover_inspect.dialogue_parsing.prompts import SYSTEM_PROMPTS, user_prompt
+from bediscover_inspect.dialogue_parsing.relations import format_relations, parse_gold, window_start
+
+DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
+"""Dataset names (paper Table 6 columns; folders under ``ddp/``)."""
+
+DATA_FILES: dict[str, str] = {name: f"ddp/{name}/test_id.json" for name in DATASETS}
+"""Dataset -> file under the data root."""
+
+TURN_COUNTS: dict[str, int] = {"stac": 1045, "molweni": 3930, "msdc": 4914}
+"""Records (= new turns) per dataset (paper Table 1; ``data/ddp/README.md`` of the authors)."""
+
+DIALOGUE_COUNTS: dict[str, int] = {"stac": 109, "molweni": 500, "msdc": 101}
+"""Dialogues per dataset (SOURCE.md: STAC 109, Molweni 500, MSDC TEST_101)."""
+
+MODES: tuple[str, ...] = ("incremental", "single-turn")
+"""Task modes: the paper's "auto-regressive" main setting and its oracle "single turn" (Appendix C.5)."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One checked record: new turn index, its text line, gold relations (the data's spelling)."""
+
+    index: int
+    doc_id: str
+    record_id: Any
+    new_turn: str
+    gold: str
+
+
+def split_doc_id(doc_id: str, file: str, index: int) -> tuple[str, int]:
+    """``"<dialogue>_<j>"`` -> ``(dialogue, j)``; dialogue names may contain ``_`` (``s1-league3-game3_1``).
+
+    Raises:
+        DataFormatError: no ``_<integer>`` suffix.
+    """
+    dialogue, _, turn = doc_id.rpartition("_")
+    if not dialogue or not turn.isdigit():
+        raise DataFormatError(f"{file}, record {index}: doc_id {doc_id!r} is not '<dialogue>_<turn number>'")
+    return dialogue, int(turn)
+
+
+def check_record(record: dict[str, Any], file: str, index: int) -> Turn:
+    """Validate one record and return its :class:`Turn`.
+
+    Raises:
+        DataFormatError: a missing / mistyped field, a ``new_turn`` not numbered like the ``doc_id``, or a
+            ``gold`` that is not ``LABEL(x,j)`` relations on this turn (file, record and field named).
+    """
+    doc_id = require_field(record, "doc_id", file, index, str)
+    for name in ("context", "structure", "new_turn", "gold"):
+        require_field(record, name, file, index, str)
+    _, turn = split_doc_id(doc_id, file, index)
+    if not record["new_turn"].startswith(f"{turn}. "):
+        raise DataFormatError(
+            f"{file}, record {index} (doc_id={doc_id!r}): field 'new_turn' should start with '{turn}. ', "
+            f"got {record['new_turn'][:40]!r}"
+        )
+    try:
+        gold = parse_gold(record["gold"])
+    except ValueError as ex:
+        raise DataFormatError(f"{file}, record {index} (doc_id={doc_id!r}): field 'gold': {ex}") from ex
+    for relation in gold:
+        if relation.y != turn:
+            raise DataFormatError(
+                f"{file}, record {index} (doc_id={doc_id!r}): field 'gold' has {relation} whose head is not "
+                f"the new turn {turn}"
+            )
+    return Turn(turn, doc_id, record.get("id"), record["new_turn"], format_relations(gold))
+
+
+def load_dataset_records(dataset: str, subset: str, data_dir: str | None) -> LoadedRecords:
+    """The records of one dataset (``data.load_records``; ``subset`` "paper" = all records for ddp)."""
+    return load_records(DATA_FILES[dataset], data_dir=data_dir, subset=subset)
+
+
+def record_to_sample(record: dict[str, Any], dataset: str, file: str = "", index: int = 0) -> Sample:
+    """Single-turn sample (the paper's oracle "single turn"): the record's own context and gold structure.
+
+    Id ``<dataset>_<doc_id>``; input = system prompt (Table 12, per dataset) + user prompt; target = gold.
+    Metadata: ``dataset``, ``dialogue``, ``turn`` (j), ``doc_id``, ``gold`` (possibly ``""``).
+    """
+    turn = check_record(record, file or DATA_FILES[dataset], index)
+    dialogue, _ = split_doc_id(turn.doc_id, file, index)
+    return Sample(
+        id=f"{dataset}_{turn.doc_id}",
+        input=[
+            ChatMessageSystem(content=SYSTEM_PROMPTS[dataset]),
+            ChatMessageUser(content=user_prompt(record["context"], record["structure"], record["new_turn"])),
+        ],
+        target=turn.gold,
+        metadata={
+            "dataset": dataset,
+            "dialogue": dialogue,
+            "turn": turn.index,
+            "doc_id": turn.doc_id,
+            "gold": turn.gold,
+        },
+    )
+
+
+def group_dialogues(records: list[dict[str, Any]], file: str) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    """Records grouped by dialogue, in file order: ``dialogue -> [(record index, record), …]``.
+
+    Raises:
+        DataFormatError: a dialogue's records are not contiguous or its turns are not 1, 2, 3 … in order.
+    """
+    groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    last: str | None = None
+    for index, record in enumerate(records):
+        doc_id = require_field(record, "doc_id", file, index, str)
+        dialogue, turn = split_doc_id(doc_id, file, index)
+        if dialogue != last and dialogue in groups:
+            raise DataFormatError(f"{file}, record {index} (doc_id={doc_id!r}): dialogue {dialogue!r} is split")
+        expected = len(groups.get(dialogue, [])) + 1
+        if turn != expected:
+            raise DataFormatError(
+                f"{file}, record {index} (doc_id={doc_id!r}): turn {turn} of dialogue {dialogue!r}, expected "
+                f"{expected} (records of a dialogue must be turns 1, 2, 3 … in order)"
+            )
+        groups.setdefault(dialogue, []).append((index, record))
+        last = dialogue
+    return groups
+
+
+def dialogue_to_sample(dialogue: str, items: list[tuple[int, dict[str, Any]]], dataset: str, file: str) -> Sample:
+    """Incremental sample: one dialogue, walked turn by turn by :func:`solver.incremental_parser`.
+
+    EDU 0 comes from the first record's ``context``, EDU j from record j's ``new_turn``; the solver rebuilds
+    each turn's context window from these (so the data's per-record ``context`` is not used: it agrees
+    everywhere but Molweni 5032_09, whose context skips EDU 8).
+
+    Id ``<dataset>_<dialogue>``; input = the first turn's user prompt (the solver sends its own per turn);
+    metadata: ``dataset``, ``dialogue``, ``edus`` (EDU lines, index = position), ``turns`` (one dict per
+    new turn: ``turn``, ``doc_id``, ``gold``), ``n_turns``.
+    """
+    turns = [check_record(record, file, index) for index, record in items]
+    first_index, first = items[0]
+    context_lines = first["context"].split("\n")
+    for position, line in enumerate(context_lines):
+        if not line.startswith(f"{position}. "):
+            raise DataFormatError(
+                f"{file}, record {first_index} (doc_id={first['doc_id']!r}): field 'context' line {position} "
+                f"should start with '{position}. ' (first turn of dialogue {dialogue!r})"
+            )
+    if len(context_lines) != turns[0].index:
+        raise DataFormatError(
+            f"{file}, record {first_index} (doc_id={first['doc_id']!r}): field 'context' has "
+            f"{len(context_lines)} lines, expected {turns[0].index} EDUs before the first turn"
+        )
+    edus = context_lines + [t.new_turn for t in turns]
+    start = window_start(1)
+    return Sample(
+        id=f"{dataset}_{dialogue}",
+        input=[
+            ChatMessageSystem(content=SYSTEM_PROMPTS[dataset]),
+            ChatMessageUser(content=user_prompt("\n".join(edus[start:1]), "", edus[1])),
+        ],
+        target=" ".join(t.gold for t in turns if t.gold),
+        metadata={
+            "dataset": dataset,
+            "dialogue": dialogue,
+            "edus": edus,
+            "turns": [{"turn": t.index, "doc_id": t.doc_id, "gold": t.gold} for t in turns],
+            "n_turns": len(turns),
+        },
+    )
+
+
+def build_samples(
+    datasets: list[str], mode: str, subset: str, data_dir: str | None
+) -> tuple[list[Sample], dict[str, Any]]:
+    """All samples of ``datasets`` in ``mode`` and each file's provenance (for the Task metadata)."""
+    samples: list[Sample] = []
+    provenance: dict[str, Any] = {}
+    for dataset in datasets:
+        loaded = load_dataset_records(dataset, subset, data_dir)
+        provenance[dataset] = loaded.provenance()
+        file = loaded.resolved.local_path
+        if mode == "single-turn":
+            samples.extend(record_to_sample(r, dataset, file, i) for i, r in enumerate(loaded.records))
+        else:
+            for dialogue, items in group_dialogues(loaded.records, file).items():
+                samples.append(dialogue_to_sample(dialogue, items, dataset, file))
+    return samples, provenance
+
+
+def make_dataset(datasets: list[str], mode: str, subset: str, data_dir: str | None) -> tuple[MemoryDataset, dict]:
+    """:func:`build_samples` wrapped as a named ``MemoryDataset``."""
+    samples, provenance = build_samples(datasets, mode, subset, data_dir)
+    return MemoryDataset(samples, name=f"bediscover_ddp_{'_'.join(datasets)}_{mode}"), provenance
