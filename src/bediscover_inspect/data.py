@@ -108,9 +108,10 @@ DISRPT_PAPER_FRACTIONS: dict[str, float] = {
 }
 
 # DISRPT 2025 final test sizes of the four LDC corpora (upstream/disrpt25/counts.tsv); not distributed.
-_LDC_CORPORA = {"eng.pdtb.pdtb": 4271, "eng.rst.rstdt": 2155, "tur.pdtb.tdb": 421, "zho.pdtb.cdtb": 758}
+_LDC_CORPORA = {"eng.pdtb.pdtb": 4295, "eng.rst.rstdt": 2155, "tur.pdtb.tdb": 421, "zho.pdtb.cdtb": 758}
 
-# (path, git blob SHA-1, mirror status, records) exactly as in shared/data/MANIFEST.md.
+# (path, git blob SHA-1, mirror status, records) as in shared/data/MANIFEST.md; the record counts of the two
+# DISRPT corpora missing from the mirror are the final test sizes of upstream/disrpt25/counts.tsv.
 _MANIFEST: tuple[tuple[str, str, str, int | None], ...] = (
     ("ddp/molweni/test_id.json", "fb5ba8c4505a5f73eb3f5f437dbfe4e8b7ba9192", "exact", 3930),
     ("ddp/msdc/test_id.json", "420452812107626884c3c76fc7020cae1e225b75", "approximate", 4914),
@@ -130,7 +131,7 @@ _MANIFEST: tuple[tuple[str, str, str, int | None], ...] = (
     ("dr/disrpt25/eng.rst.oll/test_id.json", "03d6b1f2ce87e94a94faf5b1e096c56ab65a78a2", "exact", 271),
     ("dr/disrpt25/eng.rst.sts/test_id.json", "e6abd6b4864a05a24787e4982e783d04c82e7f92", "exact", 328),
     ("dr/disrpt25/eng.rst.umuc/test_id.json", "f886ead565ceea6984801dda9d04055cfb314721", "exact", 484),
-    ("dr/disrpt25/eng.sdrt.msdc/test_id.json", "8656f0a09928fa181ed138a95336c6fe00deccf7", "missing", None),
+    ("dr/disrpt25/eng.sdrt.msdc/test_id.json", "8656f0a09928fa181ed138a95336c6fe00deccf7", "missing", 6018),
     ("dr/disrpt25/eng.sdrt.stac/test_id.json", "c97f01416d6af79855a1dff181b2331c3825b4a6", "exact", 1128),
     ("dr/disrpt25/eus.rst.ert/test_id.json", "d30999f2344df0155e330bb3cd5c9c3b34cdee37", "exact", 485),
     ("dr/disrpt25/fas.rst.prstc/test_id.json", "de0e060c2e28dab62f9a7c6b264025ca3ed88bba", "exact", 592),
@@ -142,7 +143,7 @@ _MANIFEST: tuple[tuple[str, str, str, int | None], ...] = (
     ("dr/disrpt25/por.pdtb.crpc/test_id.json", "895b45ff9bb03f75bedd34f4c23bc49e35a3bba2", "exact", 1248),
     ("dr/disrpt25/por.pdtb.tedm/test_id.json", "9a52d31306fb3be22d631e4c778d609f0fe0e752", "exact", 364),
     ("dr/disrpt25/por.rst.cstn/test_id.json", "d37c4ece321219dafbad978a586d346ff6e42013", "exact", 272),
-    ("dr/disrpt25/rus.rst.rrt/test_id.json", "9a8e86c13f69dda918d471a6db20c9cfa1a63717", "missing", None),
+    ("dr/disrpt25/rus.rst.rrt/test_id.json", "9a8e86c13f69dda918d471a6db20c9cfa1a63717", "missing", 2815),
     ("dr/disrpt25/spa.rst.rststb/test_id.json", "afa4dfc60ffa4dc4adf1c756ac2667e364495be6", "exact", 426),
     ("dr/disrpt25/spa.rst.sctb/test_id.json", "bdd858ad92135cdcad13c0e13ff73735351ac06c", "exact", 159),
     ("dr/disrpt25/tha.pdtb.tdtb/test_id.json", "e17e073b9fbe3d6dd3d5713432bc7b721516e052", "exact", 1344),
