@@ -1,0 +1,163 @@
+"""Report tables from synthetic logs: mean ± std by hand, paper matching, missing seeds and tasks reported."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalLog, EvalMetric, EvalScore, write_eval_log
+from inspect_ai.scorer import Score, grouped, mean, scorer
+from inspect_ai.solver import generate
+
+from bediscover_inspect.report.tables import (
+    ReportWarning,
+    aggregate,
+    build_report,
+    coverage_warnings,
+    paper_model_name,
+    read_log_scores,
+)
+from tests.helpers import scripted_model
+
+
+@scorer(metrics=[{"accuracy": [grouped(mean(), "dataset")]}])
+def _toy_scorer():
+    async def score(state, target):
+        return Score(value={"accuracy": float(state.output.completion == target.text)})
+
+    return score
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> EvalLog:
+    """One real (tiny) log whose header the synthetic logs reuse."""
+    task = Task(dataset=[Sample(input="x", target="A", id="a", metadata={"dataset": "d"})], solver=generate(),
+                scorer=_toy_scorer(), name="toy")
+    [log] = eval(task, model=scripted_model(["A"]), log_dir=str(tmp_path_factory.mktemp("tpl")), display="none")
+    assert log.status == "success"
+    return log
+
+
+def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed: int, reasoning: bool,
+              scores: dict[str, dict[str, float]], task_args: dict | None = None, samples: int = 10,
+              status: str = "success", group_key: str = "dataset") -> Path:
+    log = template.model_copy(deep=True)
+    log.status = status
+    log.eval.task = f"bediscover_inspect/{task}"
+    log.eval.model = model
+    log.eval.task_args = {"reasoning": reasoning} | (task_args or {})
+    log.plan.config.seed = seed
+    log.results.completed_samples = samples
+    log.results.total_samples = samples
+    log.results.scores = [
+        EvalScore(name=measure, scorer="s", metrics={
+            f"grouped_{g}": EvalMetric(name=g, group="grouped", value=v, params={"group_key": group_key})
+            for g, v in groups.items()})
+        for measure, groups in scores.items()
+    ]
+    path = directory / f"{task}_{model.replace('/', '-')}_{reasoning}_{seed}_{status}.eval"
+    write_eval_log(log, str(path))
+    return path
+
+
+QWEN = "vllm/Qwen/Qwen3-1.7B"
+
+
+@pytest.fixture()
+def log_dir(template, tmp_path) -> Path:
+    acc = {0: 0.30, 1: 0.36, 42: 0.33}
+    tok = {0: 500.0, 1: 520.0, 42: 540.0}
+    for seed in (0, 1, 42):
+        write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=seed, reasoning=True,
+                  task_args={"prompt": "def"},
+                  scores={"accuracy": {"just-manual": acc[seed], "all": acc[seed]},
+                          "invalid": {"just-manual": 0.1 * (seed == 0), "all": 0.0},
+                          "reasoning_tokens": {"just-manual": tok[seed], "all": tok[seed]}})
+    # w/o reasoning: seed 42 missing, and the sentence_ordering task only in this mode
+    for seed in (0, 1):
+        write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=seed, reasoning=False,
+                  task_args={"prompt": "def"},
+                  scores={"accuracy": {"just-manual": 0.2 + 0.1 * seed, "all": 0.25},
+                          "reasoning_tokens": {"just-manual": 3.0, "all": 3.0}})
+    for seed in (0, 1, 42):
+        write_log(template, tmp_path, task="sentence_ordering", model=QWEN, seed=seed, reasoning=False,
+                  scores={"pmr": {"nips-abs": 0.1, "all": 0.1}, "reasoning_tokens": {"nips-abs": 0.0, "all": 0.0}})
+    # a failed log must not be counted
+    write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=42, reasoning=False,
+              task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.9}}, status="error")
+    return tmp_path
+
+
+def test_mean_and_population_std_by_hand(log_dir):
+    agg = aggregate(read_log_scores(log_dir).scores)
+    cell = agg[(agg.task == "discourse_markers") & (agg.reasoning == "on") & (agg.measure == "accuracy")
+               & (agg.group == "just-manual")].iloc[0]
+    # 30, 36, 33 %: mean 33, population std sqrt((9 + 9 + 0) / 3) = sqrt(6)
+    assert cell["mean"] == pytest.approx(33.0)
+    assert cell["std"] == pytest.approx(math.sqrt(6.0))
+    assert cell["seeds"] == "0 1 42"
+    assert cell["samples"] == "10/10/10"
+    tokens = agg[(agg.reasoning == "on") & (agg.measure == "reasoning_tokens") & (agg.group == "just-manual")]
+    assert tokens.iloc[0]["mean"] == pytest.approx(520.0)  # tokens are not scaled to percent
+    assert tokens.iloc[0]["std"] == pytest.approx(math.sqrt((400 + 0 + 400) / 3))
+    invalid = agg[(agg.reasoning == "on") & (agg.measure == "invalid") & (agg.group == "just-manual")]
+    assert invalid.iloc[0]["mean"] == pytest.approx(10.0 / 3)
+
+
+def test_sample_std_on_request(log_dir):
+    agg = aggregate(read_log_scores(log_dir).scores, ddof=1)
+    cell = agg[(agg.reasoning == "on") & (agg.measure == "accuracy") & (agg.group == "just-manual")].iloc[0]
+    assert cell["std"] == pytest.approx(3.0)  # sqrt(18 / 2)
+
+
+def test_missing_seed_and_task_reported_not_averaged(log_dir):
+    read = read_log_scores(log_dir)
+    assert [reason for _, reason in read.skipped] == ["status error"]
+    agg = aggregate(read.scores)
+    off = agg[(agg.task == "discourse_markers") & (agg.reasoning == "off") & (agg.measure == "accuracy")
+              & (agg.group == "just-manual")].iloc[0]
+    assert off["seeds"] == "0 1" and off["n_seeds"] == 2
+    assert off["mean"] == pytest.approx(25.0)  # the failed seed-42 log (90 %) is not in the mean
+    messages = coverage_warnings(read.scores)
+    assert any("missing seed(s) [42] for task discourse_markers" in m and "reasoning off" in m for m in messages)
+    assert "missing task sentence_ordering for model vllm/Qwen/Qwen3-1.7B, reasoning on" in messages
+    assert len(messages) == 2
+
+
+def test_build_report_writes_tables_with_paper_numbers(log_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = build_report(log_dir, out)
+    assert sum(issubclass(w.category, ReportWarning) for w in caught) == 3  # 2 coverage + 1 unused log
+    cells = report.cells
+    cell = cells[(cells.reasoning == "on") & (cells.measure == "accuracy") & (cells.group == "just-manual")].iloc[0]
+    # Table 14 (Just-Manual, "definition" prompt), Qwen3-1.7B w/ reasoning: 40.7 ± 4.2
+    assert (cell.paper_model, cell.paper_table, cell.paper_mean, cell.paper_std) == ("Qwen3-1.7B", 14, 40.7, 4.2)
+    assert cell["diff"] == pytest.approx(33.0 - 40.7)
+    tok = cells[(cells.reasoning == "on") & (cells.measure == "reasoning_tokens") & (cells.group == "just-manual")]
+    assert tok.iloc[0].paper_mean == 1624.0
+    so = cells[(cells.task == "sentence_ordering") & (cells.measure == "pmr") & (cells.group == "nips-abs")].iloc[0]
+    # Table 34 (NeurIPS abstracts), Qwen3-1.7B w/o reasoning: Pmr 3.7 ± 0.0; ours 10.0
+    assert (so.paper_table, so.paper_mean, so["diff"]) == (34, 3.7, pytest.approx(6.3))
+    md = (out / "discourse_markers.md").read_text()
+    assert "33.0 ± 2.4" in md and "40.7 ± 4.2" in md and "-7.7" in md
+    assert "| 0 1 |" in md  # the seeds present for the incomplete run
+    assert "missing seed(s) [42]" in (out / "report.md").read_text()
+    pngs = sorted(p.name for p in (out / "plots").glob("*.png"))
+    assert "discourse_markers__just-manual__prompt-def.png" in pngs
+    assert (out / "plots" / pngs[0]).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_model_names_match_loosely():
+    assert paper_model_name("vllm/Qwen/Qwen3-8B") == "Qwen3-8B"
+    assert paper_model_name("openai-api/local/qwen3-32b") == "Qwen3-32B"
+    assert paper_model_name("openai/gpt-5-mini", "low") == "GPT-5-mini (low)"
+    assert paper_model_name("openai/gpt-5-mini", "high") == "GPT-5-mini (high)"
+    assert paper_model_name("openai/gpt-5-mini", None) is None
+    assert paper_model_name("vllm/deepseek-ai/DeepSeek-R1-Distill-Qwen-32B") == "DS-r1-distill-Qwen"
+    assert paper_model_name("mockllm/model") is None
