@@ -18,6 +18,11 @@ PAPER_TEXT = (REPO_ROOT / ".." / "shared" / "paper" / "bediscover_paper.txt").re
 os.environ.setdefault("BEDISCOVER_DATA_DIR", str(MIRROR_DATA_ROOT))
 os.environ.setdefault("INSPECT_LOG_DIR", str(REPO_ROOT / "logs" / "tests"))
 
+# plain `mockllm/model` on the command line counts tokens with tiktoken's o200k_base: seed its cache offline
+from bediscover_inspect.offline import seed_tiktoken_cache  # noqa: E402
+
+seed_tiktoken_cache()
+
 
 @pytest.fixture(scope="session")
 def data_root() -> Path:

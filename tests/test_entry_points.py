@@ -1,0 +1,37 @@
+"""The package's inspect_ai entry point and the eval files, driven from the command line as a user would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from tests.conftest import REPO_ROOT
+
+
+def run_inspect(args: list[str], data_root, tmp_path) -> subprocess.CompletedProcess:
+    env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
+    return subprocess.run([sys.executable, "-m", "inspect_ai", *args], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
+    proc = run_inspect(["eval", "bediscover_inspect/sentence_ordering", "-T", "datasets=nips-abs",
+                        "--model", "mockllm/model", "--limit", "3", "--log-dir", str(tmp_path),
+                        "--display", "none"], data_root, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    [info] = list_eval_logs(str(tmp_path))
+    log = read_eval_log(info)
+    assert log.eval.task.endswith("sentence_ordering") and log.status == "success"
+    assert log.results.completed_samples == 3
+    # mockllm's canned answer has no sentence marker: scored invalid, not dropped
+    invalid = next(s for s in log.results.scores if s.name == "invalid")
+    assert invalid.metrics["grouped_all"].value == 1.0
+
+
+def test_list_tasks_in_evals(data_root, tmp_path):
+    proc = run_inspect(["list", "tasks", "evals"], data_root, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "evals/sentence_ordering.py@sentence_ordering" in proc.stdout
