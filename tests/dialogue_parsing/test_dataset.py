@@ -1,0 +1,167 @@
+"""Loaders on the real mirrored files: counts, ids, data quirks, prompts, windows, bad data and parameters."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bediscover_inspect.data import DataFormatError
+from bediscover_inspect.dialogue_parsing.dataset import DATASETS, build_samples
+from bediscover_inspect.dialogue_parsing.prompts import SYSTEM_PROMPTS
+from bediscover_inspect.dialogue_parsing.relations import parse_gold
+from bediscover_inspect.dialogue_parsing.solver import turn_prompt
+from bediscover_inspect.dialogue_parsing.task import dialogue_parsing, resolve_datasets
+from tests.conftest import PAPER_TEXT
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")  # msdc is a rebuild (MANIFEST)
+
+TURNS = {"stac": 1045, "molweni": 3930, "msdc": 4914}
+DIALOGUES = {"stac": 109, "molweni": 500, "msdc": 101}
+
+
+@pytest.fixture(scope="module")
+def single() -> dict[str, list]:
+    return {d: build_samples([d], "single-turn", "paper", None)[0] for d in DATASETS}
+
+
+@pytest.fixture(scope="module")
+def incremental() -> dict[str, list]:
+    return {d: build_samples([d], "incremental", "paper", None)[0] for d in DATASETS}
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_counts(dataset: str, single: dict, incremental: dict) -> None:
+    assert len(single[dataset]) == TURNS[dataset]
+    assert len(incremental[dataset]) == DIALOGUES[dataset]
+    assert sum(s.metadata["n_turns"] for s in incremental[dataset]) == TURNS[dataset]
+    assert len({s.id for s in single[dataset]}) == TURNS[dataset]
+
+
+def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
+    first = single["stac"][0]
+    assert first.id == "stac_s1-league3-game3_1_01"
+    assert first.metadata == {
+        "dataset": "stac", "dialogue": "s1-league3-game3_1", "turn": 1,
+        "doc_id": "s1-league3-game3_1_01", "gold": "ELABORATION(0,1)",
+    }
+    dialogue = incremental["stac"][0]
+    assert dialogue.id == "stac_s1-league3-game3_1"
+    assert dialogue.metadata["edus"][:2] == ["0. Gaeilgeoir: anyone have clay? :)", "1. Gaeilgeoir: I have wheat and wood"]
+    assert dialogue.metadata["turns"][6] == {
+        "turn": 7, "doc_id": "s1-league3-game3_1_07",
+        "gold": "ACKNOWLEDGEMENT(5,7) ACKNOWLEDGEMENT(2,7) ACKNOWLEDGEMENT(3,7)",
+    }
+    assert incremental["molweni"][0].id == "molweni_1038"
+
+
+@pytest.mark.parametrize(
+    ("dataset", "backward", "duplicate_pair_turns", "empty_gold", "relations"),
+    # SOURCE.md: backward STAC 8 / MSDC 56; duplicate pairs STAC 2 / MSDC 7; empty gold 4 / 19 / 8;
+    # relations STAC 1127, Molweni 3911, MSDC 6018
+    [("stac", 8, 2, 4, 1127), ("molweni", 0, 0, 19, 3911), ("msdc", 56, 7, 8, 6018)],
+)
+def test_gold_quirks(dataset: str, backward: int, duplicate_pair_turns: int, empty_gold: int, relations: int,
+                     single: dict) -> None:
+    golds = [parse_gold(s.metadata["gold"]) for s in single[dataset]]
+    assert sum(len(g) for g in golds) == relations
+    assert sum(1 for g in golds for r in g if r.x > r.y) == backward
+    assert sum(1 for g in golds if len({r.link for r in g}) < len(g)) == duplicate_pair_turns
+    assert sum(1 for g in golds if not g) == empty_gold
+
+
+def test_system_prompts_verbatim_from_paper() -> None:
+    text = PAPER_TEXT.read_text(encoding="utf-8")
+    paragraphs = [p for p in text.splitlines() if p.startswith("A conversation between User and Assistant. The User provides a")]
+    stac_molweni = next(p for p in paragraphs if "boardgame dialogue history / Ubuntu chat log" in p).strip()
+    msdc = next(p for p in paragraphs if "Minecraft game history" in p).strip()
+    assert SYSTEM_PROMPTS["msdc"] == msdc
+    assert SYSTEM_PROMPTS["stac"] == stac_molweni.replace("boardgame dialogue history / Ubuntu chat log", "boardgame dialogue history")
+    assert SYSTEM_PROMPTS["molweni"] == stac_molweni.replace("boardgame dialogue history / Ubuntu chat log", "Ubuntu chat log")
+
+
+def test_user_prompt_fields(single: dict) -> None:
+    record_7 = single["stac"][6]
+    user = record_7.input[1].text
+    assert user.startswith("## Context:\n0. Gaeilgeoir: anyone have clay? :)\n1. Gaeilgeoir: I have wheat and wood\n")
+    assert "\n\n## Structure:\nELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)\n\n" in user
+    assert "\n\n## New turn:\n7. Gaeilgeoir: oh well\n\nQuestion: What is the discourse structure" in user
+    assert user.endswith("Provide the answer in the format: RELATION(S_ID1, S_ID2).")
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_gold_fed_incremental_prompts_equal_single_turn_prompts(dataset: str, single: dict, incremental: dict) -> None:
+    """With its own predictions equal to gold, the agent sees exactly the data file's prompt of each turn.
+
+    One known exception: Molweni 5032_09, whose data ``context`` skips EDU 8 (a glitch of the file).
+    """
+    expected = {s.id: s.input[1].text for s in single[dataset]}
+    differing = []
+    for sample in incremental[dataset]:
+        gold = {t["turn"]: t["gold"] for t in sample.metadata["turns"]}
+        for t in sample.metadata["turns"]:
+            if turn_prompt(sample.metadata["edus"], gold, t["turn"]) != expected[f"{dataset}_{t['doc_id']}"]:
+                differing.append(t["doc_id"])
+    assert differing == (["5032_09"] if dataset == "molweni" else [])
+
+
+def test_prompt_size_bounded_by_window(incremental: dict) -> None:
+    longest = max(incremental["msdc"], key=lambda s: s.metadata["n_turns"])
+    assert longest.metadata["n_turns"] >= 100
+    edus = longest.metadata["edus"]
+    # worst case: every earlier turn predicted with three relations
+    predicted = {j: f"COMMENT({j - 1},{j}) RESULT(0,{j}) NARRATION(1,{j})" for j in range(1, len(edus))}
+    last = turn_prompt(edus, predicted, len(edus) - 1)
+    context = last.split("## Context:\n")[1].split("\n\n## Structure:")[0].split("\n")
+    structure = last.split("## Structure:\n")[1].split("\n\n## New turn:")[0]
+    assert len(context) == 17 and context[0].startswith(f"{len(edus) - 18}. ")
+    heads = {int(m) for m in re.findall(r",(\d+)\)", structure)}
+    assert heads == set(range(len(edus) - 18, len(edus) - 1))
+
+
+def test_bad_parameters_name_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"\['stac', 'molweni', 'msdc'\]"):
+        dialogue_parsing(dataset="stacc")
+    with pytest.raises(ValueError, match=r"\['incremental', 'single-turn'\]"):
+        dialogue_parsing(dataset="stac", mode="autoregressive")
+    with pytest.raises(ValueError, match=r"\['paper', 'full'\]"):
+        dialogue_parsing(dataset="stac", subset="half")
+    assert resolve_datasets("msdc, stac") == ["stac", "msdc"]
+    assert resolve_datasets("all") == ["stac", "molweni", "msdc"]
+
+
+def _broken_root(tmp_path: Path, data_root: Path, edit) -> Path:
+    records = json.loads((data_root / "ddp/stac/test_id.json").read_text(encoding="utf-8"))
+    edit(records)
+    target = tmp_path / "ddp" / "stac" / "test_id.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(records), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.filterwarnings("ignore:.*differs from the pinned")
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda r: r[3].pop("gold"), r"record 3 \(id=3\): missing field 'gold'"),
+        (lambda r: r[3].update(gold="QA_PAIR(0,2)"), r"s1-league3-game3_1_04.*'gold' has QA_PAIR\(0,2\)"),
+        (lambda r: r[3].update(gold="QA_PAIR 0 4"), r"s1-league3-game3_1_04.*field 'gold': not a relation"),
+        (lambda r: r[3].update(new_turn="9. inca: sorry"), r"field 'new_turn' should start with '4. '"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["single-turn", "incremental"])
+def test_bad_data_names_file_record_field(tmp_path: Path, data_root: Path, edit, message: str, mode: str) -> None:
+    root = _broken_root(tmp_path, data_root, edit)
+    with pytest.raises(DataFormatError, match=message) as info:
+        dialogue_parsing(dataset="stac", mode=mode, data_dir=str(root))
+    assert "ddp/stac/test_id.json" in str(info.value)
+
+
+@pytest.mark.filterwarnings("ignore:.*differs from the pinned")
+def test_missing_turn_breaks_only_incremental(tmp_path: Path, data_root: Path) -> None:
+    root = _broken_root(tmp_path, data_root, lambda r: r.pop(3))
+    assert len(build_samples(["stac"], "single-turn", "paper", str(root))[0]) == 1044
+    with pytest.raises(DataFormatError, match=r"turn 5 of dialogue 's1-league3-game3_1', expected 4"):
+        build_samples(["stac"], "incremental", "paper", str(root))

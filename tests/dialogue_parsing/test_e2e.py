@@ -1,0 +1,136 @@
+"""End-to-end runs through Inspect with scripted mock models: the incremental agent, gold and garbage answers."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage, ChatMessageUser
+from inspect_ai.solver._task_state import sample_state  # test-only: which sample a mock call belongs to
+
+from bediscover_inspect.dialogue_parsing.relations import parse_gold
+from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+from tests.helpers import answer_with, scripted_model
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
+
+NEW_TURN = re.compile(r"## New turn:\n(\d+)\. ")
+
+
+def _new_turn(messages: Sequence[ChatMessage]) -> int:
+    match = NEW_TURN.search(messages[-1].text)
+    assert match is not None, messages[-1].text
+    return int(match.group(1))
+
+
+def _metrics(log: EvalLog) -> dict[str, dict[str, float]]:
+    assert log.status == "success", log.error
+    assert log.results is not None
+    return {s.name: {k: v.value for k, v in s.metrics.items()} for s in log.results.scores if s.metrics}
+
+
+def _run(tmp_path: Path, task, model, **kwargs) -> EvalLog:
+    return inspect_eval(task, model=model, display="none", log_dir=str(tmp_path), **kwargs)[0]
+
+
+def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> None:
+    """The model always answers PARALLEL(j-1, j); turn k's prompt must show those, never the gold."""
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        j = _new_turn(messages)
+        return f"Sure: PARALLEL({j - 1}, {j}) BOGUS({j - 1},{j})"
+
+    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1)
+    sample = log.samples[0]
+    assert sample.id == "stac_s1-league3-game3_1"
+    users = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
+    n_turns = sample.metadata["n_turns"]
+    assert len(users) == n_turns == 7
+    assert "## Structure:\n\n\n## New turn:\n1. Gaeilgeoir: I have wheat and wood" in users[0]
+    # gold of turns 1-3 is ELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3): the agent must not see it
+    assert "## Structure:\nPARALLEL(0,1) PARALLEL(1,2) PARALLEL(2,3)\n\n## New turn:\n4. " in users[3]
+    for k, prompt in enumerate(users, start=1):
+        structure = prompt.split("## Structure:\n")[1].split("\n\n## New turn:")[0]
+        assert structure == " ".join(f"PARALLEL({y - 1},{y})" for y in range(1, k))
+        assert "QA_PAIR" not in structure and "ELABORATION" not in structure
+    score = sample.scores["dialogue_parsing_scorer"]
+    # by hand from the file: gold links of s1-league3-game3_1 with x = y - 1
+    gold = [parse_gold(t["gold"]) for t in sample.metadata["turns"]]
+    gold_links = sum(len({r.link for r in g}) for g in gold)
+    hits = sum(1 for j, g in enumerate(gold, start=1) if (j - 1, j) in {r.link for r in g})
+    counts = score.metadata["counts"]
+    assert (counts["link_tp"], counts["link_pred"], counts["link_gold"]) == (hits, 7, gold_links)
+    assert counts["full_tp"] == 0  # no PARALLEL in this dialogue's gold
+    assert counts["relations_invalid"] == 7 and counts["relations_read"] == 14
+    turn_records = score.metadata["turns"]
+    assert turn_records[3]["completion"] == "Sure: PARALLEL(3, 4) BOGUS(3,4)"
+    assert turn_records[3]["predicted"] == "PARALLEL(3,4)" and turn_records[3]["invalid"] == ["BOGUS(3,4)"]
+    metrics = _metrics(log)
+    assert metrics["invalid_rate"]["grouped_stac"] == pytest.approx(0.5)
+    assert metrics["link_precision"]["grouped_stac"] == pytest.approx(hits / 7)
+    info = [e for e in sample.events if e.event == "info" and (e.source or "").startswith("dialogue_parsing turn")]
+    assert len(info) == 7 and info[0].data == {"turn": 1, "predicted": "PARALLEL(0,1)", "invalid": ["BOGUS(0,1)"]}
+
+
+def _gold_model():
+    """Answers each turn with its gold, looked up in the active sample's metadata (turn from the prompt)."""
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        state = sample_state()
+        assert state is not None
+        gold = {t["turn"]: t["gold"] for t in state.metadata["turns"]}
+        return gold[_new_turn(messages)]
+
+    return scripted_model(respond)
+
+
+def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int) -> None:
+    metrics = _metrics(log)
+    assert len(log.samples) == samples
+    assert sum(s.scores["dialogue_parsing_scorer"].metadata["counts"]["turns"] for s in log.samples) == turns
+    for key in ("link_f1", "full_f1", "link_precision", "link_recall", "full_precision", "full_recall"):
+        assert metrics[key][f"grouped_{dataset}"] == 1.0, key
+    assert metrics["invalid_rate"][f"grouped_{dataset}"] == 0.0
+
+
+GOLD_CASES = [
+    pytest.param("stac", 1045, 109),
+    pytest.param("molweni", 3930, 500, marks=pytest.mark.slow),
+    pytest.param("msdc", 4914, 101, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("dataset", "turns", "dialogues"), GOLD_CASES)
+def test_gold_run_incremental(tmp_path: Path, dataset: str, turns: int, dialogues: int) -> None:
+    log = _run(tmp_path, dialogue_parsing(dataset=dataset, mode="incremental"), _gold_model())
+    _check_gold_run(log, dataset, turns, dialogues)
+
+
+@pytest.mark.parametrize(("dataset", "turns", "dialogues"), GOLD_CASES)
+def test_gold_run_single_turn(tmp_path: Path, dataset: str, turns: int, dialogues: int) -> None:
+    task = dialogue_parsing(dataset=dataset, mode="single-turn")
+    log = _run(tmp_path, task, scripted_model(["unused"]), solver=answer_with(lambda s: s.metadata["gold"]))
+    _check_gold_run(log, dataset, turns, turns)
+
+
+def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
+    rng = random.Random(0)
+    alphabet = "QA_PAIR(),0123456789 xyz\n<think>*"
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        j = _new_turn(messages)
+        noise = "".join(rng.choice(alphabet) for _ in range(40))
+        return f"{noise} NOT_A_LABEL(0,{j}) QA_PAIR({j},{j + 1})"
+
+    log = _run(tmp_path, dialogue_parsing(dataset="molweni", mode="incremental"), scripted_model(respond), limit=5)
+    metrics = _metrics(log)
+    assert len(log.samples) == 5
+    total = {k: sum(s.scores["dialogue_parsing_scorer"].metadata["counts"][k] for s in log.samples)
+             for k in ("turns", "relations_invalid", "relations_read")}
+    assert total["relations_invalid"] >= 2 * total["turns"]
+    assert metrics["invalid_rate"]["grouped_molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
