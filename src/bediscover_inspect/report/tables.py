@@ -39,6 +39,9 @@ IGNORED_TASK_ARGS = frozenset({"reasoning", "data_dir"})
 HEADLINE_MEASURES: tuple[str, ...] = ("accuracy", "micro_f1", "pmr", "acc", "link_f1", "full_f1")
 """Preferred y-axis measure of a plot, first present wins."""
 
+SUPERSEDED = "superseded"
+"""Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""
+
 RUN_KEYS = ["task", "model", "reasoning", "variant"]
 GROUP_KEYS = RUN_KEYS + ["measure", "group_key", "group"]
 
@@ -85,7 +88,9 @@ class LogScores:
             (``off``/``on``), ``variant`` (the other task arguments, ``k=v`` comma-joined), ``seed``
             (int, ``-1`` when the log has none), ``reasoning_effort``, ``samples`` (samples scored in that
             log), ``measure``, ``group_key``, ``group``, ``value`` (float, as logged).
-        skipped: ``(log path, reason)`` for logs left out (not successful, or a duplicate of a later log).
+        skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
+            interrupted or older logs of a run that has a successful log (normal after a resumed
+            ``eval_set``); any other reason (``status error`` …) means that run has no usable log.
     """
 
     scores: pd.DataFrame
@@ -109,23 +114,29 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         raise FileNotFoundError(f"log directory not found: {log_dir}")
     skipped: list[tuple[str, str]] = []
     latest: dict[tuple, tuple[str, Any]] = {}
+    unfinished: list[tuple[tuple, str, str]] = []
     for info in list_eval_logs(str(log_dir), recursive=True):
         log = read_eval_log(info, header_only=True)
         path = info.name
-        if log.status != "success" or log.results is None:
-            skipped.append((path, f"status {log.status}"))
-            continue
         seed, _ = _seed_and_effort(log)
         key = (log.eval.task, log.eval.model, _variant_of(log.eval.task_args or {}),
                _reasoning_of(log.eval.task_args or {}), seed)
+        if log.status != "success" or log.results is None:
+            unfinished.append((key, path, log.status))
+            continue
         previous = latest.get(key)
         if previous is not None:
             older, newer = sorted([previous, (path, log)], key=lambda item: item[1].eval.created)
-            skipped.append((older[0], "superseded by a later log of the same run"))
+            skipped.append((older[0], f"{SUPERSEDED}: a later log of the same run succeeded"))
             latest[key] = newer
         else:
             latest[key] = (path, log)
 
+    for key, path, status in unfinished:
+        if key in latest:
+            skipped.append((path, f"{SUPERSEDED}: status {status}, the same run later succeeded"))
+        else:
+            skipped.append((path, f"status {status}"))
     rows: list[dict[str, Any]] = []
     for path, log in latest.values():
         task_args = log.eval.task_args or {}
@@ -419,7 +430,7 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
 
     Files written under ``out_dir``: ``cells.csv`` (every cell, long format, with paper columns),
     ``<task>.csv`` and ``<task>.md`` (wide, paper-style), ``report.md`` (all tasks and the warnings),
-    ``warnings.txt``, and with ``plots=True`` ``plots/<task>__<group>[__variant].png``.
+    ``warnings.txt`` (missing seeds or tasks, runs with no successful log), and with ``plots=True`` ``plots/<task>__<group>[__variant].png``.
 
     Args:
         log_dir: directory of Inspect logs (searched recursively).
@@ -435,7 +446,9 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
     out.mkdir(parents=True, exist_ok=True)
     read = read_log_scores(log_dir)
     messages = coverage_warnings(read.scores, expected_seeds, expected_tasks)
-    messages += [f"log not used: {path} ({reason})" for path, reason in read.skipped]
+    messages += [f"log not used: {path} ({reason})" for path, reason in read.skipped
+                 if not reason.startswith(SUPERSEDED)]
+    notes = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
     for message in messages:
         warnings.warn(message, ReportWarning, stacklevel=2)
     files: list[Path] = []
@@ -445,6 +458,9 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
                 f"`paper_results.csv` (table noted), Δ = ours − paper."]
     if messages:
         sections.append("## Warnings\n\n" + "\n".join(f"- {m}" for m in messages))
+    if notes:
+        sections.append("## Logs superseded by a later successful log of the same run\n\n"
+                        + "\n".join(f"- {n}" for n in notes))
     if not cells.empty:
         path = out / "cells.csv"
         cells.to_csv(path, index=False)

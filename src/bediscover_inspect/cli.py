@@ -1,0 +1,205 @@
+"""``bediscover``: run the whole suite over seeds and reasoning modes, and rebuild the paper's tables from logs.
+
+    bediscover run --model vllm/Qwen/Qwen3-8B --reasoning both --seeds 0 1 42 --log-dir logs/qwen3-8b
+    bediscover report --log-dir logs/qwen3-8b --out reports/qwen3-8b
+
+``run`` builds one Inspect eval per task x seed x reasoning mode and hands them to ``inspect_ai.eval_set``:
+re-running the same command after an interruption resumes the unfinished evals (finished samples are kept)
+and skips the finished ones, so every sample is scored exactly once. ``report`` is
+:func:`bediscover_inspect.report.tables.build_report`. See ``src/bediscover_inspect/report/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+TASK_NAMES: tuple[str, ...] = (
+    "discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing",
+)
+"""The five tasks, in the paper's order; each lives in ``bediscover_inspect.<name>.task`` as ``<name>()``."""
+
+DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 42)
+
+
+class TaskNotAvailable(RuntimeError):
+    """A task name that is not one of :data:`TASK_NAMES` or whose module cannot be imported."""
+
+
+def resolve_task(name: str) -> Callable[..., Any]:
+    """The ``@task`` function ``bediscover_inspect.<name>.task.<name>``.
+
+    Raises:
+        TaskNotAvailable: unknown name (the message lists the valid ones) or the module fails to import
+            (the message carries the import error).
+    """
+    if name not in TASK_NAMES:
+        raise TaskNotAvailable(f"unknown task {name!r}; choose from {', '.join(TASK_NAMES)}")
+    module_name = f"bediscover_inspect.{name}.task"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise TaskNotAvailable(f"task {name!r} is not importable ({module_name}): {exc}") from exc
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise TaskNotAvailable(f"{module_name} has no task function {name!r}")
+    return fn
+
+
+def parse_kv(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
+    """``["k=v", …]`` -> dict; values are read as JSON when they parse (numbers, true/false, lists), else strings.
+
+    Raises:
+        SystemExit: an item without ``=`` (argparse-style error naming the flag).
+    """
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"bediscover: {flag} expects key=value, got {item!r}")
+        lowered = value.strip().lower()
+        if lowered in {"true", "false"}:
+            out[key] = lowered == "true"
+            continue
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def reasoning_modes(choice: str) -> list[bool]:
+    """``off`` -> ``[False]``, ``on`` -> ``[True]``, ``both`` -> ``[False, True]``."""
+    return {"off": [False], "on": [True], "both": [False, True]}[choice]
+
+
+def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence[bool], subset: str,
+                task_args: dict[str, Any]) -> list[Any]:
+    """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
+
+    ``task_args`` apply to every task, except keys ``<task>.<arg>`` (e.g. ``sentence_ordering.dataset``), which
+    apply to that task only. The seed goes into the task's generate config (merged over the task's own Table 7 preset), so each eval's
+    log records it (``plan.config.seed``) and ``eval_set`` tells the evals apart; ``reasoning`` and ``subset``
+    are task arguments, next to any ``-T`` ones.
+
+    Raises:
+        TaskNotAvailable: see :func:`resolve_task`.
+    """
+    from inspect_ai.model import GenerateConfig
+
+    functions = {name: resolve_task(name) for name in task_names}
+    shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
+    tasks = []
+    for name in task_names:
+        own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
+        for reasoning in modes:
+            for seed in seeds:
+                task = functions[name](subset=subset, reasoning=reasoning, **own)
+                task.config = task.config.merge(GenerateConfig(seed=int(seed)))
+                tasks.append(task)
+    return tasks
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from inspect_ai import eval_set
+
+    try:
+        tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset,
+                            parse_kv(args.task_arg, "-T"))
+    except TaskNotAvailable as exc:
+        print(f"bediscover: {exc}", file=sys.stderr)
+        return 2
+    generate: dict[str, Any] = {}
+    if args.reasoning_effort:
+        generate["reasoning_effort"] = args.reasoning_effort
+    if args.max_connections:
+        generate["max_connections"] = args.max_connections
+    if args.batch is not None:
+        generate["batch"] = True if args.batch == "true" else int(args.batch)
+    success, logs = eval_set(
+        tasks,
+        log_dir=args.log_dir,
+        model=args.model,
+        model_base_url=args.model_base_url,
+        model_args=parse_kv(args.model_arg, "-M"),
+        limit=args.limit,
+        retry_attempts=args.retry_attempts,
+        max_tasks=args.max_tasks,
+        max_samples=args.max_samples,
+        log_dir_allow_dirty=True,
+        display=args.display,
+        **generate,
+    )
+    done = sum(1 for log in logs if log.status == "success")
+    print(f"bediscover run: {done}/{len(tasks)} evals complete in {args.log_dir}"
+          + ("" if success else " (re-run the same command to resume)"))
+    return 0 if success else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    import warnings
+
+    from bediscover_inspect.report.tables import ReportWarning, build_report
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReportWarning)  # printed below, once
+        report = build_report(args.log_dir, args.out, ddof=args.ddof, expected_seeds=args.seeds,
+                              expected_tasks=args.tasks, plots=not args.no_plots)
+    for message in report.warnings:
+        print(f"warning: {message}", file=sys.stderr)
+    print(f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``bediscover`` argument parser (sub-commands ``run`` and ``report``)."""
+    parser = argparse.ArgumentParser(prog="bediscover", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run tasks x seeds x reasoning modes through inspect_ai.eval_set (resumable)")
+    run.add_argument("--model", required=True, help="Inspect model, e.g. vllm/Qwen/Qwen3-8B, openai/gpt-5-mini")
+    run.add_argument("--tasks", nargs="+", default=list(TASK_NAMES), metavar="TASK",
+                     help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}")
+    run.add_argument("--reasoning", choices=["off", "on", "both"], default="both")
+    run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))
+    run.add_argument("--subset", choices=["paper", "full"], default="paper")
+    run.add_argument("--log-dir", default="logs/bediscover", help="eval-set log directory (default %(default)s)")
+    run.add_argument("--limit", type=int, default=None, help="samples per eval (testing)")
+    run.add_argument("-M", dest="model_arg", action="append", metavar="K=V", help="model argument (repeatable)")
+    run.add_argument("-T", dest="task_arg", action="append", metavar="K=V", help="task argument (repeatable); <task>.<arg>=v for one task only")
+    run.add_argument("--model-base-url", default=None)
+    run.add_argument("--reasoning-effort", choices=["minimal", "low", "medium", "high"], default=None,
+                     help="OpenAI reasoning models (the paper: gpt-5-mini low / high)")
+    run.add_argument("--batch", nargs="?", const="true", default=None,
+                     help="use the provider's batch API (OpenAI); optional batch size")
+    run.add_argument("--max-connections", type=int, default=None)
+    run.add_argument("--max-tasks", type=int, default=None)
+    run.add_argument("--max-samples", type=int, default=None)
+    run.add_argument("--retry-attempts", type=int, default=None)
+    run.add_argument("--display", default=None, choices=["full", "conversation", "rich", "plain", "log", "none"])
+    run.set_defaults(func=cmd_run)
+
+    report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
+    report.add_argument("--log-dir", required=True)
+    report.add_argument("--out", default="reports", help="output directory (default %(default)s)")
+    report.add_argument("--ddof", type=int, choices=[0, 1], default=0,
+                        help="std over seeds: 0 population (default, the paper's convention), 1 sample")
+    report.add_argument("--seeds", nargs="+", type=int, default=None,
+                        help="seeds every run should have (default: every seed found)")
+    report.add_argument("--tasks", nargs="+", default=None, help="tasks every model/mode should have")
+    report.add_argument("--no-plots", action="store_true")
+    report.set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``bediscover`` console script; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""Run ``bediscover`` with an extra offline model ``slowmock/model`` (for the kill-and-resume test).
+
+Each generate call appends a line to the file named by ``$BEDISCOVER_TEST_COUNTER`` and sleeps
+``$BEDISCOVER_TEST_DELAY`` seconds, then answers a fixed text with usage set (no tokenizer needed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+
+
+@modelapi(name="slowmock")
+class SlowMock(ModelAPI):
+    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
+                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+
+    async def generate(self, input, tools, tool_choice, config):  # noqa: ANN001 (ModelAPI signature)
+        with open(os.environ["BEDISCOVER_TEST_COUNTER"], "a", encoding="utf-8") as fh:
+            fh.write("generate\n")
+        await asyncio.sleep(float(os.environ.get("BEDISCOVER_TEST_DELAY", "0")))
+        output = ModelOutput.from_content(model="slowmock", content="<s 1> <s 2> <s 3>")
+        output.usage = ModelUsage(input_tokens=1, output_tokens=3, total_tokens=4, reasoning_tokens=0)
+        return output
+
+
+if __name__ == "__main__":
+    from bediscover_inspect.cli import main
+
+    sys.exit(main(sys.argv[1:]))

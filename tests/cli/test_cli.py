@@ -1,0 +1,91 @@
+"""``bediscover run`` / ``report``: task resolution, arguments, and kill -9 then resume scores each sample once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from bediscover_inspect.cli import TaskNotAvailable, build_tasks, main, parse_kv, resolve_task
+
+RUNNER = Path(__file__).with_name("slow_runner.py")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_unknown_task_is_a_clear_error(capsys):
+    with pytest.raises(TaskNotAvailable, match="choose from discourse_markers"):
+        resolve_task("summarisation")
+    assert main(["run", "--model", "mockllm/model", "--tasks", "summarisation", "--log-dir", "unused"]) == 2
+    assert "unknown task 'summarisation'" in capsys.readouterr().err
+
+
+def test_parse_kv_reads_json_and_booleans():
+    assert parse_kv(["a=1", "b=true", "c=x,y", "d=[1, 2]", "e=nips-abs"], "-T") == {
+        "a": 1, "b": True, "c": "x,y", "d": [1, 2], "e": "nips-abs"}
+    with pytest.raises(SystemExit, match="-M expects key=value"):
+        parse_kv(["novalue"], "-M")
+
+
+def test_one_task_per_seed_and_mode_seed_in_generate_config():
+    tasks = build_tasks(["sentence_ordering"], [0, 42], [False, True], "paper",
+                        {"sentence_ordering.datasets": "nips-abs"})
+    assert [(t.config.seed, t.config.temperature) for t in tasks] == [(0, 0.7), (42, 0.7), (0, 0.6), (42, 0.6)]
+
+
+def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model", "--tasks", "sentence_ordering",
+           "discourse_markers", "--seeds", "0", "1", "--reasoning", "off", "--limit", "4", "--log-dir",
+           str(log_dir), "--max-tasks", "1", "--max-samples", "1", "--display", "none",
+           "-T", "sentence_ordering.datasets=nips-abs"]
+    return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def _generations(counter: Path) -> int:
+    return len(counter.read_text().splitlines()) if counter.exists() else 0
+
+
+def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(log_dir, first, delay=0.4)
+    deadline = time.monotonic() + 240
+    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]  # still running: kill it part-way
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = _generations(first)
+    assert 6 <= killed_at < 16
+
+    proc = _run(log_dir, second, delay=0.0)
+    output = proc.communicate(timeout=300)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    # finished evals are skipped on resume: at most the 16 - 4 samples not in the first (finished) eval re-run
+    assert _generations(second) <= 16 - 4
+
+    scored: Counter[tuple[str, int, str]] = Counter()
+    for info in list_eval_logs(str(log_dir)):
+        log = read_eval_log(info)
+        if log.status != "success":
+            continue
+        for sample in log.samples or []:
+            assert sample.scores, sample.id
+            scored[(log.eval.task, log.plan.config.seed, str(sample.id))] += 1
+    evals = {(task, seed) for task, seed, _ in scored}
+    assert {(task.rsplit("/", 1)[-1], seed) for task, seed in evals} == {
+        (t, s) for t in ("sentence_ordering", "discourse_markers") for s in (0, 1)}
+    assert len(scored) == 16 and set(scored.values()) == {1}
+
+    # and the report reads these logs: 2 seeds per task, nothing missing
+    out = tmp_path / "report"
+    assert main(["report", "--log-dir", str(log_dir), "--out", str(out), "--no-plots"]) == 0
+    assert (out / "warnings.txt").read_text() == ""  # the killed run's log is superseded, not a warning
+    assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
