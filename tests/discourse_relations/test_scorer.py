@@ -1,0 +1,148 @@
+"""Scorer and metrics of Task (3): size-weighted framework/language averages, gold and garbage runs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.scorer import SampleScore, Score, Target, grouped, mean
+
+from bediscover_inspect.discourse_relations.prompts import LABELS
+from bediscover_inspect.discourse_relations.scorer import discourse_relation_scorer
+from bediscover_inspect.discourse_relations.task import discourse_relations
+from bediscover_inspect.metrics import INVALID_ANSWER
+
+from ..helpers import answer_with, output_with_usage, scripted_model
+
+
+def _metrics(log, key: str) -> dict[str, float]:
+    score = next(s for s in log.results.scores if s.name == key)
+    return {m.name: m.value for m in score.metrics.values()}
+
+
+def _sample_score(corpus: str, framework: str, language: str, hit: float, i: int) -> SampleScore:
+    return SampleScore(
+        score=Score(value=hit),
+        sample_id=f"{corpus}_{i}",
+        sample_metadata={"dataset": corpus, "framework": framework, "language": language},
+    )
+
+
+def test_grouped_mean_is_the_size_weighted_average_of_corpus_accuracies():
+    # Hand-made: pdtb corpus A 3/4 correct, pdtb corpus B 0/1, rst corpus C 1/2.
+    scores = (
+        [_sample_score("A", "pdtb", "deu", h, i) for i, h in enumerate([1, 1, 1, 0])]
+        + [_sample_score("B", "pdtb", "eng", 0, 0)]
+        + [_sample_score("C", "rst", "deu", h, i) for i, h in enumerate([1, 0])]
+    )
+    by_corpus = grouped(mean(), "dataset")(scores)
+    by_framework = grouped(mean(), "framework")(scores)
+    by_language = grouped(mean(), "language")(scores)
+    assert by_corpus == {"A": 0.75, "B": 0.0, "C": 0.5, "all": pytest.approx(4 / 7)}
+    # Table 4 convention: (4 * 0.75 + 1 * 0.0) / (4 + 1) = 0.6, not the unweighted (0.75 + 0.0) / 2 = 0.375
+    assert by_framework["pdtb"] == pytest.approx((4 * 0.75 + 1 * 0.0) / 5) == pytest.approx(0.6)
+    assert by_framework["rst"] == 0.5
+    # Table 27 convention: deu = (4 * 0.75 + 2 * 0.5) / 6 = 4/6
+    assert by_language["deu"] == pytest.approx((4 * 0.75 + 2 * 0.5) / 6)
+    assert by_language["eng"] == 0.0
+
+
+def _corpus_heads(task, per_corpus: dict[str, int]) -> MemoryDataset:
+    """The first n samples of each listed corpus (in the task's order)."""
+    kept, seen = [], {c: 0 for c in per_corpus}
+    for sample in task.dataset:
+        corpus = sample.metadata["dataset"]
+        if corpus in seen and seen[corpus] < per_corpus[corpus]:
+            kept.append(sample)
+            seen[corpus] += 1
+    return MemoryDataset(kept)
+
+
+def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
+    task = discourse_relations(corpora="deu.pdtb.pcc,eng.pdtb.tedm,ces.rst.crdt")
+    task.dataset = _corpus_heads(task, {"deu.pdtb.pcc": 4, "eng.pdtb.tedm": 1, "ces.rst.crdt": 2})
+    wrong_ids = {"deu.pdtb.pcc_3", "eng.pdtb.tedm_0", "ces.rst.crdt_1"}
+
+    def answer(state):
+        gold = state.target.text
+        if state.sample_id in wrong_ids:
+            return "query" if gold != "query" else "comment"
+        return f"**{gold.capitalize()}**"  # markdown and capitals still parse to the exact label
+
+    log = inspect_eval(task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
+    assert log.status == "success" and len(log.samples) == 7
+    assert _metrics(log, "accuracy") == {
+        "deu.pdtb.pcc": 0.75, "eng.pdtb.tedm": 0.0, "ces.rst.crdt": 0.5, "all": pytest.approx(4 / 7)
+    }
+    assert _metrics(log, "accuracy_by_framework") == {
+        "pdtb": pytest.approx(0.6), "rst": 0.5, "all": pytest.approx(4 / 7)
+    }
+    assert _metrics(log, "accuracy_by_language") == {"deu": 0.75, "eng": 0.0, "ces": 0.5, "all": pytest.approx(4 / 7)}
+    assert _metrics(log, "invalid")["all"] == 0.0
+
+
+def test_gold_answers_score_one_everywhere(tmp_path):
+    task = discourse_relations()
+    corpora = list(task.metadata["samples_per_corpus"])
+    task.dataset = _corpus_heads(task, {c: 3 for c in corpora})
+    log = inspect_eval(
+        task, solver=answer_with(lambda s: s.target.text), model="mockllm/model", display="none", log_dir=str(tmp_path)
+    )[0]
+    assert len(log.samples) == 3 * 32
+    for key, groups in (("accuracy", 32), ("accuracy_by_framework", 6), ("accuracy_by_language", 15)):
+        values = _metrics(log, key)
+        assert len(values) == groups + 1, key  # + "all"
+        assert set(values.values()) == {1.0}, key
+    for key in ("weighted_precision", "weighted_recall", "weighted_f1"):
+        assert set(_metrics(log, key).values()) == {1.0}, key
+    assert set(_metrics(log, "invalid").values()) == {0.0}
+    assert log.eval.task_args.get("subset", "paper") == "paper"
+    assert log.eval.metadata["absent_corpora"]["eng.sdrt.msdc"] == "not in this data root"
+
+
+def test_garbage_answers_are_invalid_and_wrong(tmp_path):
+    rng = random.Random(7)
+    garbage = ["", "I cannot tell.", "42", "<think>elaboration</think> no idea", "relation: unknown", "\x00\n\t"]
+    garbage += ["".join(rng.choice("xyz #*_-") for _ in range(rng.randint(1, 30))) for _ in range(14)]
+    task = discourse_relations(corpora="spa.rst.sctb")
+    task.dataset = _corpus_heads(task, {"spa.rst.sctb": len(garbage)})
+    log = inspect_eval(task, model=scripted_model(garbage), display="none", log_dir=str(tmp_path))[0]
+    assert log.status == "success"
+    assert _metrics(log, "invalid") == {"spa.rst.sctb": 1.0, "all": 1.0}
+    assert _metrics(log, "accuracy")["all"] == 0.0
+    assert {s.scores["discourse_relation_scorer"].answer for s in log.samples} == {INVALID_ANSWER}
+    assert _metrics(log, "output_tokens")["all"] == pytest.approx(sum(len(g.split()) for g in garbage) / len(garbage))
+
+
+class _State:
+    """Minimal TaskState stand-in: the scorer reads only ``output``."""
+
+    def __init__(self, text: str, reasoning_tokens: int | None = None):
+        self.output = output_with_usage(text, output_tokens=5, reasoning_tokens=reasoning_tokens)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer", "correct", "invalid"),
+    [
+        ("causal", "causal", 1.0, 0.0),
+        ("Causal.", "causal", 1.0, 0.0),
+        ("Label: elaboration", "elaboration", 0.0, 0.0),
+        ("cause", INVALID_ANSWER, 0.0, 1.0),  # not one of the 17: DISRPT exact match
+        ("causal or conjunction", "causal", 1.0, 0.0),  # first mention wins, flagged ambiguous
+    ],
+)
+async def test_scorer_reads_only_the_completion(completion, answer, correct, invalid):
+    score = await discourse_relation_scorer()(_State(completion, reasoning_tokens=3), Target("causal"))
+    assert score.answer == answer
+    assert score.value["accuracy"] == correct
+    assert score.value["accuracy_by_framework"] == correct and score.value["accuracy_by_language"] == correct
+    assert score.value["invalid"] == invalid
+    assert score.value["output_tokens"] == 5.0 and score.value["reasoning_tokens"] == 3.0
+    assert score.metadata["gold"] == "causal"
+    assert score.metadata["ambiguous"] == (completion == "causal or conjunction")
+
+
+def test_labels_are_17_distinct():
+    assert len(set(LABELS)) == 17
