@@ -1,0 +1,194 @@
+"""Shared pieces of the benchmark scripts: paths, the scripted model, child processes measured with ``wait4``.
+
+Nothing here imports ``bediscover_inspect`` at module level, so a "bare Inspect" child process that imports this
+module pays for Inspect alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+BENCH_DIR = Path(__file__).resolve().parent
+"""``benchmarks/``."""
+
+REPO_DIR = BENCH_DIR.parent
+"""Repository root."""
+
+RESULTS_DIR = BENCH_DIR / "results"
+"""Where every script writes its JSON result (and the dialogue-parsing plot goes next to the scripts)."""
+
+WORK_DIR = BENCH_DIR / ".work"
+"""Scratch space for Inspect logs of benchmark runs (git-ignored)."""
+
+DEFAULT_DATA_DIR = REPO_DIR.parent / "shared" / "data" / "bediscover" / "data"
+"""The project's read-only data mirror, used when ``BEDISCOVER_DATA_DIR`` is not set."""
+
+TASKS: tuple[str, ...] = (
+    "discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing",
+)
+"""The five tasks, paper order; each is ``bediscover_inspect.<name>.task.<name>``."""
+
+PAPER_TASK_ARGS: dict[str, dict[str, Any]] = {
+    "discourse_markers": {"dataset": "all"},
+    "temporal_reasoning": {"dataset": "all"},
+    "discourse_relations": {},  # every corpus the data root has (absent ones are skipped by the task)
+    "sentence_ordering": {"datasets": "nips-abs"},  # the only sentence-ordering file in the offline mirror
+    "dialogue_parsing": {"dataset": "all", "mode": "incremental"},
+}
+"""Task arguments covering every dataset the offline data root holds (paper subset is the task default)."""
+
+
+def data_dir() -> str:
+    """The data root for benchmarks: ``BEDISCOVER_DATA_DIR`` if set, else the shared mirror."""
+    return os.environ.get("BEDISCOVER_DATA_DIR") or str(DEFAULT_DATA_DIR)
+
+
+def child_env() -> dict[str, str]:
+    """Environment for child processes: data root set, offline, no Inspect display or .env surprises."""
+    env = dict(os.environ)
+    env["BEDISCOVER_DATA_DIR"] = data_dir()
+    env["BEDISCOVER_OFFLINE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(BENCH_DIR), env.get("PYTHONPATH", "")) if p)
+    env.setdefault("INSPECT_DISPLAY", "none")
+    return env
+
+
+# --------------------------------------------------------------------------------------------- scripted model
+_NEW_TURN = re.compile(r"## New turn:\n(\d+)\.")
+_MARKER = re.compile(r"<s (\d+)>")
+
+
+def scripted_answer(messages: Sequence[Any]) -> str:
+    """A deterministic, well-formed answer for any of the five tasks, read off the last user message.
+
+    Sentence ordering gets the identity order of the prompt's markers, dialogue parsing a ``QA_PAIR(j-1,j)``
+    attaching the new turn to the previous one (so the predicted structure grows as a real model's would), and
+    the classification tasks one label each. The same function drives our tasks and the bare ones.
+    """
+    text = ""
+    for message in reversed(messages):
+        if getattr(message, "role", None) == "user":
+            text = message.text
+            break
+    turn = _NEW_TURN.search(text)
+    if turn:
+        j = int(turn.group(1))
+        return f"QA_PAIR({max(j - 1, 0)},{j})"
+    markers = _MARKER.findall(text)
+    if markers:
+        return " ".join(f"<s {m}>" for m in dict.fromkeys(markers))
+    return "Answer: BEFORE. elaboration. Emphatic."
+
+
+def scripted_model(answer: Callable[[Sequence[Any]], str] = scripted_answer) -> Any:
+    """``mockllm/model`` answering ``answer(messages)`` with ``ModelUsage`` set (no tokenizer, no network)."""
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    def outputs(input, tools, tool_choice, config):  # noqa: ANN001 (mockllm callback signature)
+        text = answer(input)
+        out = ModelOutput.from_content(model="mockllm", content=text)
+        n = len(text.split())
+        out.usage = ModelUsage(input_tokens=1, output_tokens=n, total_tokens=n + 1)
+        return out
+
+    return get_model("mockllm/model", custom_outputs=outputs)
+
+
+# --------------------------------------------------------------------------------------------- child processes
+@dataclass
+class ChildResult:
+    """One measured child process: wall seconds (spawn to exit), peak RSS in MB, its JSON report, exit code."""
+
+    wall_s: float
+    peak_rss_mb: float
+    returncode: int
+    report: dict[str, Any]
+    stderr_tail: str
+
+
+def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None) -> ChildResult:
+    """Run ``python <args>`` as a child; wall time from spawn to exit, peak RSS from ``os.wait4`` (ru_maxrss).
+
+    The child is expected to write a JSON object to ``report_file`` (its own inner timings).
+    """
+    report_file.parent.mkdir(parents=True, exist_ok=True)
+    report_file.unlink(missing_ok=True)
+    err_file = report_file.with_suffix(".stderr")
+    with open(err_file, "w") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, *args], env=child_env(), cwd=str(REPO_DIR),
+                                stdout=subprocess.DEVNULL, stderr=err)
+        deadline = None if timeout is None else start + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    report = json.loads(report_file.read_text()) if report_file.exists() else {}
+    tail = err_file.read_text()[-2000:]
+    # ru_maxrss is in kilobytes on Linux
+    return ChildResult(wall, usage.ru_maxrss / 1024, proc.returncode, report, tail)
+
+
+def median(values: Sequence[float]) -> float:
+    """Median of a non-empty sequence (``nan`` when empty)."""
+    return statistics.median(values) if values else float("nan")
+
+
+def machine() -> dict[str, Any]:
+    """Where and when: date, CPU count, Python, inspect-ai version, platform."""
+    from importlib.metadata import version
+
+    return {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "inspect_ai": version("inspect-ai"),
+        "platform": platform.platform(),
+    }
+
+
+def write_result(name: str, result: dict[str, Any]) -> Path:
+    """Write ``results/<name>.json`` (with the machine block added) and return its path."""
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    path = RESULTS_DIR / f"{name}.json"
+    path.write_text(json.dumps({"machine": machine(), **result}, indent=2, default=_json_default) + "\n")
+    return path
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return asdict(value)
+    return str(value)
+
+
+def scorer_span_seconds(log_path: str) -> list[float]:
+    """Per-sample seconds spent in the ``scorers`` span, read from an Inspect log's sample events."""
+    from inspect_ai.log import read_eval_log_samples
+
+    out: list[float] = []
+    for sample in read_eval_log_samples(log_path, all_samples_required=False):
+        begins: dict[str, Any] = {}
+        for event in sample.events:
+            if event.event == "span_begin" and getattr(event, "type", None) == "scorers":
+                begins[event.id] = event.timestamp
+            elif event.event == "span_end" and event.id in begins:
+                out.append((event.timestamp - begins.pop(event.id)).total_seconds())
+    return out

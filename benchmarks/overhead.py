@@ -1,0 +1,116 @@
+"""Overhead of each suite task against bare Inspect: wall time and peak RSS ratios, scorer time per sample.
+
+    /work/venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 1000] [--tasks a,b] [--dialogues 100]
+
+For each task, rounds of two child processes run one after the other, alternating which goes first:
+
+* **ours** — the suite task (paper subset, every dataset the data root has, first ``--limit`` samples; dialogue
+  parsing: first ``--dialogues`` dialogues, incremental) under the scripted mockllm;
+* **bare** — a plain Inspect task with the same sample ids, the *same message strings* (system + user, recorded
+  from our run's model events), the same number of model calls per sample, built-in ``generate()`` (or a
+  plain replay loop for multi-call samples) and a trivial exact-match scorer, under the same scripted model.
+
+Wall time is spawn-to-exit of the child (imports and start-up included); "eval" is the time inside ``eval()``.
+Peak RSS is the child's ``ru_maxrss``. Ratios are medians over rounds of ours / bare. Writes
+``results/overhead.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from _common import TASKS, WORK_DIR, median, run_child, scorer_span_seconds, write_result
+
+CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
+
+
+def _check(result: Any, what: str) -> None:
+    logs = result.report.get("logs") or []
+    if result.returncode != 0 or not logs or any(log["status"] != "success" for log in logs):
+        raise RuntimeError(f"{what} failed (exit {result.returncode}): {logs}\n{result.stderr_tail}")
+
+
+def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
+    """Measure one task: ``rounds`` interleaved ours/bare pairs; returns per-run figures and median ratios."""
+    work = WORK_DIR / "overhead" / task
+    shutil.rmtree(work, ignore_errors=True)
+    calls_file = work / "calls.json"
+    runs: dict[str, list[dict[str, Any]]] = {"ours": [], "bare": []}
+    scorer_ms: dict[str, float] = {}
+    for r in range(rounds):
+        order = ("ours", "bare") if r % 2 == 0 else ("bare", "ours")
+        for kind in order:
+            log_dir = str(work / f"logs_{kind}_{r}")
+            report = work / f"{kind}_{r}.json"
+            if kind == "ours":
+                res = run_child([CHILD, "ours", str(report), log_dir, str(limit), task], report)
+            else:
+                res = run_child([CHILD, "bare", str(report), log_dir, str(calls_file)], report)
+            _check(res, f"{task} {kind} round {r}")
+            log = res.report["logs"][0]
+            runs[kind].append({
+                "wall_s": res.wall_s, "peak_rss_mb": res.peak_rss_mb, "eval_s": res.report["eval_s"],
+                "import_s": res.report["import_s"], "build_s": res.report["build_s"], "samples": log["samples"],
+            })
+            if kind == "ours" and r == 0:
+                calls = run_child([CHILD, "calls", str(work / "calls_report.json"), log["location"],
+                                   str(calls_file)], work / "calls_report.json")
+                if calls.returncode != 0:
+                    raise RuntimeError(f"extracting calls failed: {calls.stderr_tail}")
+                model_calls = calls.report["calls"]
+            if r == 0:
+                spans = scorer_span_seconds(log["location"])
+                scorer_ms[kind] = 1000 * median(spans)
+    ours, bare = runs["ours"], runs["bare"]
+    if ours[0]["samples"] != bare[0]["samples"]:
+        raise RuntimeError(f"{task}: sample counts differ ({ours[0]['samples']} vs {bare[0]['samples']})")
+
+    def med(kind: str, key: str) -> float:
+        return median([run[key] for run in runs[kind]])
+
+    return {
+        "task": task,
+        "samples": ours[0]["samples"],
+        "model_calls": model_calls,
+        "rounds": rounds,
+        "ours": {k: med("ours", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
+        "bare": {k: med("bare", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
+        "wall_ratio": median([o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)]),
+        "eval_ratio": median([o["eval_s"] / b["eval_s"] for o, b in zip(ours, bare)]),
+        "rss_ratio": median([o["peak_rss_mb"] / b["peak_rss_mb"] for o, b in zip(ours, bare)]),
+        "wall_ratio_per_round": [o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)],
+        "scorer_ms_per_sample_median": scorer_ms,
+        "runs": runs,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the overhead benchmark for the selected tasks and write ``results/overhead.json``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=1000, help="samples per task (fewer if the task has fewer)")
+    parser.add_argument("--dialogues", type=int, default=100, help="dialogues for dialogue_parsing")
+    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--out", default="overhead", help="result name under results/")
+    args = parser.parse_args(argv)
+    results = []
+    for task in [t.strip() for t in args.tasks.split(",") if t.strip()]:
+        limit = args.dialogues if task == "dialogue_parsing" else args.limit
+        res = bench_task(task, limit, args.rounds)
+        results.append(res)
+        print(f"{task:22s} n={res['samples']:5d} calls={res['model_calls']:5d}  wall {res['wall_ratio']:.3f}x "
+              f"(ours {res['ours']['wall_s']:.1f}s / bare {res['bare']['wall_s']:.1f}s)  eval {res['eval_ratio']:.3f}x"
+              f"  rss {res['rss_ratio']:.3f}x ({res['ours']['peak_rss_mb']:.0f} / {res['bare']['peak_rss_mb']:.0f} MB)"
+              f"  scorer ms/sample {res['scorer_ms_per_sample_median']}", flush=True)
+    path = write_result(args.out, {"goal_ratio": 1.10, "limit": args.limit, "dialogues": args.dialogues,
+                                   "tasks": results})
+    print(f"wrote {path}")
+    return {"tasks": results}
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
