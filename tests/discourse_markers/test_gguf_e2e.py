@@ -1,0 +1,35 @@
+"""One real-model run: the embedded SmolLM2-135M GGUF answers one sample of each dataset, end to end."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
+from bediscover_inspect.discourse_markers.dataset import LABELS
+from bediscover_inspect.discourse_markers.task import discourse_markers
+from bediscover_inspect.metrics import INVALID_ANSWER
+
+
+@pytest.mark.gguf
+def test_embedded_model_scores_one_sample_per_dataset(tmp_path):
+    log = inspect_eval(
+        discourse_markers(prompt="def"),
+        model="gguf/smollm2-135m",
+        sample_id=["just-manual_0", "just-subtitle_90", "otherwise_0"],
+        max_tokens=24,
+        seed=0,
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success", log.error
+    assert sorted(s.id for s in log.samples) == ["just-manual_0", "just-subtitle_90", "otherwise_0"]
+    for sample in log.samples:
+        score = sample.scores["discourse_marker_scorer"]
+        dataset = sample.metadata["dataset"]
+        assert score.answer in (*LABELS[dataset], INVALID_ANSWER)
+        assert score.value["invalid"] == (1.0 if score.answer == INVALID_ANSWER else 0.0)
+        assert 0 < score.value["output_tokens"] <= 24
+        assert score.explanation == sample.output.completion
+    accuracy = next(s for s in log.results.scores if s.name == "accuracy").metrics
+    assert set(accuracy) == {"grouped_just-manual", "grouped_just-subtitle", "grouped_otherwise", "grouped_all"}
