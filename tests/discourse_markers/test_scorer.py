@@ -155,3 +155,35 @@ def test_mockllm_run_scores_exactly_90_149_294_samples(tmp_path):
     assert _values(log, "invalid") == pytest.approx(
         {"just-manual": 0.0, "just-subtitle": 0.0, "otherwise": 1.0, "all": 294 / 533}
     )
+
+
+def test_reasoning_content_is_never_read(tmp_path):
+    from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput, ModelUsage
+    from inspect_ai.solver import solver
+
+    @solver
+    def think_then_answer():
+        async def solve(state, generate):
+            message = ChatMessageAssistant(
+                content=[ContentReasoning(reasoning="It must be Temporal."), ContentText(text="Emphatic")]
+            )
+            state.output = ModelOutput.from_message(message)
+            state.output.usage = ModelUsage(input_tokens=5, output_tokens=9, total_tokens=14, reasoning_tokens=6)
+            return state
+
+        return solve
+
+    log = inspect_eval(
+        discourse_markers(dataset="just-manual"), solver=think_then_answer(), sample_id=["just-manual_0"],
+        display="none", log_dir=str(tmp_path),
+    )[0]
+    score = log.samples[0].scores["discourse_marker_scorer"]
+    assert score.answer == "Emphatic" and score.metadata["gold"] == "Exclusionary"
+    assert score.value["accuracy"] == 0.0 and score.value["invalid"] == 0.0
+    assert score.value["output_tokens"] == 9.0 and score.value["reasoning_tokens"] == 6.0
+
+
+@pytest.mark.parametrize(("reasoning", "preset"), [(False, (2048, 0.7, 0.8)), (True, (4096, 0.6, 0.95))])
+def test_task_uses_table7_presets(reasoning, preset):
+    config = discourse_markers(dataset="otherwise", reasoning=reasoning).config
+    assert (config.max_tokens, config.temperature, config.top_p) == preset
