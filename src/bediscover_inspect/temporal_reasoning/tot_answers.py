@@ -40,7 +40,7 @@ UNORDERED_KEYS: frozenset[str] = frozenset({"unordered_list"})
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 _WS = re.compile(r"\s+")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_FRAGMENT = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,\n}}]+)"
+_FRAGMENT = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,\n}}\"'\s][^,\n}}]*)"
 
 
 @dataclass(frozen=True)
