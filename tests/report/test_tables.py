@@ -13,8 +13,10 @@ from inspect_ai.log import EvalLog, EvalMetric, EvalScore, write_eval_log
 from inspect_ai.scorer import Score, grouped, mean, scorer
 from inspect_ai.solver import generate
 
+from bediscover_inspect.report.paper import load_paper_results
 from bediscover_inspect.report.tables import (
     ReportWarning,
+    match_paper,
     aggregate,
     build_report,
     coverage_warnings,
@@ -161,3 +163,28 @@ def test_model_names_match_loosely():
     assert paper_model_name("openai/gpt-5-mini", None) is None
     assert paper_model_name("vllm/deepseek-ai/DeepSeek-R1-Distill-Qwen-32B") == "DS-r1-distill-Qwen"
     assert paper_model_name("mockllm/model") is None
+
+
+def test_settings_and_groups_match_the_right_paper_table():
+    paper = load_paper_results()
+    # dialogue parsing: our "incremental" mode is the paper's auto-regressive setting (Table 39, STAC)
+    hit = match_paper(paper, "dialogue_parsing", "dataset", "stac", "dataset=all,mode=incremental,subset=paper",
+                      "vllm/Qwen/Qwen3-14B", "on", "", "link_f1")
+    assert (hit.table, hit["mean"], hit["std"]) == (39, 61.3, 0.5)  # Table 6 prints the std as 0.8
+    # temporal reasoning: context=sentences is the "without context" table (Table 24, TDD-Man)
+    hit = match_paper(paper, "temporal_reasoning", "dataset", "tdd-man", "context=sentences,dataset=all",
+                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    assert (hit.table, hit["mean"]) == (24, 27.5)
+    # DISRPT: framework group (Table 4, reported "w/ reasoning"), language (Table 27), corpus (Table 28)
+    hit = match_paper(paper, "discourse_relations", "framework", "pdtb", "", "openai/gpt-5-mini", "on", "high",
+                      "accuracy_by_framework")
+    assert (hit.table, hit["mean"]) == (4, 47.4)
+    hit = match_paper(paper, "discourse_relations", "language", "tha", "", "vllm/Qwen/Qwen3-14B", "on", "",
+                      "accuracy_by_language")
+    assert (hit.table, hit["mean"]) == (27, 55.8)
+    hit = match_paper(paper, "discourse_relations", "dataset", "deu.pdtb.pcc", "", "vllm/Qwen/Qwen3-8B", "off", "",
+                      "accuracy")
+    assert (hit.table, hit["mean"], hit["std"]) == (28, 20.6, 0.5)
+    # a prompt style the run does not name: several paper settings, so no guess
+    assert match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "",
+                       "accuracy") is None

@@ -249,6 +249,9 @@ _MODEL_ALIASES = {
     "deepseekr1": "DeepSeek-r1-0528",
 }
 
+_SETTING_ALIASES = {"incremental": ("auto-regressive",), "autoregressive": ("auto-regressive",)}
+"""Our task-argument values -> the paper's setting names (dialogue parsing calls its main mode "incremental")."""
+
 _MEASURE_ALIASES = {"acc": "accuracy", "micro_f1": "accuracy", "reasoning_tokens": "tok"}
 
 
@@ -301,6 +304,7 @@ def _variant_candidates(variant: str) -> set[str]:
         key, _, value = item.partition("=")
         value = value.strip('"')
         names.add(_norm(value))
+        names |= {_norm(alias) for alias in _SETTING_ALIASES.get(_norm(value), ())}
         if "context" in key.lower():
             setting = _context_setting(value)
             if setting:
