@@ -113,18 +113,23 @@ def run_bare(report: Path, log_dir: str, calls_file: str) -> dict[str, Any]:
 
 def extract_calls(log_file: str, calls_file: str) -> dict[str, Any]:
     """Write ``{task, samples: {id: {target, calls: [[[role, text], ...], ...]}}}`` from our log's model events."""
-    from inspect_ai.log import read_eval_log, read_eval_log_samples
+    from inspect_ai.log import read_eval_log, read_eval_log_samples, resolve_sample_attachments
 
     header = read_eval_log(log_file, header_only=True)
     samples: dict[str, Any] = {}
     n_calls = 0
     for sample in read_eval_log_samples(log_file, all_samples_required=False):
+        # logs store long strings once, as attachment:// references: resolve them to the real message text
+        sample = resolve_sample_attachments(sample)
         calls = [[[m.role, m.text] for m in e.input] for e in sample.events if e.event == "model"]
         n_calls += len(calls)
         target = sample.target if isinstance(sample.target, str) else " ".join(sample.target)
         samples[str(sample.id)] = {"target": target, "calls": calls}
     Path(calls_file).write_text(json.dumps({"task": header.eval.task, "samples": samples}))
-    return {"samples": len(samples), "calls": n_calls}
+    chars = sum(len(text) for entry in samples.values() for call in entry["calls"] for _, text in call)
+    if any(text.startswith("attachment://") for e in samples.values() for c in e["calls"] for _, text in c):
+        raise RuntimeError("unresolved attachment in recorded calls")
+    return {"samples": len(samples), "calls": n_calls, "prompt_chars": chars}
 
 
 def main(argv: list[str]) -> None:

@@ -61,7 +61,7 @@ def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
                                    str(calls_file)], work / "calls_report.json")
                 if calls.returncode != 0:
                     raise RuntimeError(f"extracting calls failed: {calls.stderr_tail}")
-                model_calls = calls.report["calls"]
+                model_calls, prompt_chars = calls.report["calls"], calls.report["prompt_chars"]
             if r == 0:
                 spans = scorer_span_seconds(log["location"])
                 scorer_ms[kind] = 1000 * median(spans)
@@ -76,6 +76,7 @@ def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
         "task": task,
         "samples": ours[0]["samples"],
         "model_calls": model_calls,
+        "prompt_chars": prompt_chars,
         "rounds": rounds,
         "ours": {k: med("ours", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
         "bare": {k: med("bare", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
