@@ -85,9 +85,9 @@ def test_system_prompts_verbatim_from_paper() -> None:
 def test_user_prompt_fields(single: dict) -> None:
     record_7 = single["stac"][6]
     user = record_7.input[1].text
-    assert user.startswith("## Context:\n0. Gaeilgeoir: anyone have clay? :)\n1. Gaeilgeoir: I have wheat and wood\n")
-    assert "\n\n## Structure:\nELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)\n\n" in user
-    assert "\n\n## New turn:\n7. Gaeilgeoir: oh well\n\nQuestion: What is the discourse structure" in user
+    assert user.startswith("## Context:\n\n0. Gaeilgeoir: anyone have clay? :)\n1. Gaeilgeoir: I have wheat and wood\n")
+    assert "\n\n## Structure:\n\nELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)\n\n" in user
+    assert "\n\n## New turn:\n\n7. Gaeilgeoir: oh well\n\nQuestion: What is the discourse structure" in user
     assert user.endswith("Provide the answer in the format: RELATION(S_ID1, S_ID2).")
 
 
@@ -114,8 +114,8 @@ def test_prompt_size_bounded_by_window(incremental: dict) -> None:
     # worst case: every earlier turn predicted with three relations
     predicted = {j: f"COMMENT({j - 1},{j}) RESULT(0,{j}) NARRATION(1,{j})" for j in range(1, len(edus))}
     last = turn_prompt(edus, predicted, len(edus) - 1)
-    context = last.split("## Context:\n")[1].split("\n\n## Structure:")[0].split("\n")
-    structure = last.split("## Structure:\n")[1].split("\n\n## New turn:")[0]
+    context = last.split("## Context:\n\n")[1].split("\n\n## Structure:")[0].split("\n")
+    structure = last.split("## Structure:\n\n")[1].split("\n\n## New turn:")[0]
     assert len(context) == 17 and context[0].startswith(f"{len(edus) - 18}. ")
     heads = {int(m) for m in re.findall(r",(\d+)\)", structure)}
     assert heads == set(range(len(edus) - 18, len(edus) - 1))
@@ -165,3 +165,13 @@ def test_missing_turn_breaks_only_incremental(tmp_path: Path, data_root: Path) -
     assert len(build_samples(["stac"], "single-turn", "paper", str(root))[0]) == 1044
     with pytest.raises(DataFormatError, match=r"turn 5 of dialogue 's1-league3-game3_1', expected 4"):
         build_samples(["stac"], "incremental", "paper", str(root))
+
+
+def test_user_prompt_template_verbatim_from_paper() -> None:
+    text = PAPER_TEXT.read_text(encoding="utf-8")
+    section = text.split("B.5 Task (5) Dialogue Discourse Parsing")[1].split("Table 12:")[0]
+    paper_lines = [line.strip() for line in section.split("User prompt:")[1].splitlines() if line.strip()]
+    from bediscover_inspect.dialogue_parsing.prompts import USER_PROMPT_TEMPLATE
+
+    ours = USER_PROMPT_TEMPLATE.format(context="<CONTEXT>", structure="<STRUCTURE>", new_turn="<NEW TURN>")
+    assert ours.split("\n\n") == paper_lines

@@ -19,7 +19,7 @@ from tests.helpers import answer_with, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 
-NEW_TURN = re.compile(r"## New turn:\n(\d+)\. ")
+NEW_TURN = re.compile(r"## New turn:\n\n(\d+)\. ")
 
 
 def _new_turn(messages: Sequence[ChatMessage]) -> int:
@@ -51,11 +51,11 @@ def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> No
     users = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
     n_turns = sample.metadata["n_turns"]
     assert len(users) == n_turns == 7
-    assert "## Structure:\n\n\n## New turn:\n1. Gaeilgeoir: I have wheat and wood" in users[0]
+    assert "## Structure:\n\n\n\n## New turn:\n\n1. Gaeilgeoir: I have wheat and wood" in users[0]
     # gold of turns 1-3 is ELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3): the agent must not see it
-    assert "## Structure:\nPARALLEL(0,1) PARALLEL(1,2) PARALLEL(2,3)\n\n## New turn:\n4. " in users[3]
+    assert "## Structure:\n\nPARALLEL(0,1) PARALLEL(1,2) PARALLEL(2,3)\n\n## New turn:\n\n4. " in users[3]
     for k, prompt in enumerate(users, start=1):
-        structure = prompt.split("## Structure:\n")[1].split("\n\n## New turn:")[0]
+        structure = prompt.split("## Structure:\n\n")[1].split("\n\n## New turn:")[0]
         assert structure == " ".join(f"PARALLEL({y - 1},{y})" for y in range(1, k))
         assert "QA_PAIR" not in structure and "ELABORATION" not in structure
     score = sample.scores["dialogue_parsing_scorer"]

@@ -59,13 +59,14 @@ SYSTEM_PROMPTS: dict[str, str] = {
 """Dataset -> system prompt."""
 
 USER_PROMPT_TEMPLATE = (
-    "## Context:\n{context}\n\n"
-    "## Structure:\n{structure}\n\n"
-    "## New turn:\n{new_turn}\n\n"
+    "## Context:\n\n{context}\n\n"
+    "## Structure:\n\n{structure}\n\n"
+    "## New turn:\n\n{new_turn}\n\n"
     "Question: What is the discourse structure of the new turn in relation to the context? "
     "Provide the answer in the format: RELATION(S_ID1, S_ID2)."
 )
-"""User prompt (Table 12): ``context`` = numbered utterances ``i. speaker: text`` one a line, ``structure`` =
+"""User prompt (Table 12), laid out as the paper's text gives it (each line followed by a blank line; the
+context's own utterances are one a line): ``context`` = numbered utterances ``i. speaker: text`` one a line, ``structure`` =
 space-separated ``RELATION(x,y)`` of the window, ``new_turn`` = ``j. speaker: text``."""
 
 
