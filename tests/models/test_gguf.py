@@ -304,3 +304,20 @@ def test_shell_eval_exits_cleanly(tmp_path):
     assert "TypeError" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr[-3000:]
     assert "gguf/smollm2-135m" in proc.stdout
     assert len(list(tmp_path.glob("*.eval"))) == 1
+
+
+@pytest.mark.gguf
+def test_concurrent_calls_are_serialised_and_match_sequential(smollm2):
+    prompts = ["Name a fruit.", "Name a colour.", "Name an animal."]
+    config = GenerateConfig(max_tokens=12, seed=5, temperature=0.7)
+
+    async def sequential():
+        return [await smollm2.generate(p, config=config) for p in prompts]
+
+    async def concurrent():
+        return await asyncio.gather(*(smollm2.generate(p, config=config) for p in prompts))
+
+    one_by_one = asyncio.run(sequential())
+    together = asyncio.run(concurrent())
+    assert [o.completion for o in together] == [o.completion for o in one_by_one]
+    assert all(o.completion for o in together)

@@ -514,8 +514,8 @@ class GGUFModelAPI(ModelAPI):
             "frequency_penalty": config.frequency_penalty or 0.0,
             "presence_penalty": config.presence_penalty or 0.0,
         }
-        start = time.monotonic()
         with loaded.lock:
+            start = time.monotonic()  # compute time only, not the wait for the lock
             llama = loaded.llama
             n_ctx = int(llama.n_ctx())
             tokens = self._prompt_tokens(llama, prompt)
