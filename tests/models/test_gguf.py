@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import Task, eval
-from inspect_ai.dataset import Sample
 from inspect_ai.model import (
     ChatMessageAssistant,
     ChatMessageSystem,
