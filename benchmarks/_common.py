@@ -25,11 +25,11 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 """Repository root."""
 
-RESULTS_DIR = BENCH_DIR / "results"
-"""Where every script writes its JSON result (and the dialogue-parsing plot goes next to the scripts)."""
+RESULTS_DIR = Path(os.environ.get("BEDISCOVER_BENCH_RESULTS") or BENCH_DIR / "results")
+"""Where every script writes its JSON result (``BEDISCOVER_BENCH_RESULTS`` overrides, e.g. in the smoke test)."""
 
-WORK_DIR = BENCH_DIR / ".work"
-"""Scratch space for Inspect logs of benchmark runs (git-ignored)."""
+WORK_DIR = Path(os.environ.get("BEDISCOVER_BENCH_WORK") or BENCH_DIR / ".work")
+"""Scratch space for Inspect logs of benchmark runs (git-ignored; ``BEDISCOVER_BENCH_WORK`` overrides)."""
 
 DEFAULT_DATA_DIR = REPO_DIR.parent / "shared" / "data" / "bediscover" / "data"
 """The project's read-only data mirror, used when ``BEDISCOVER_DATA_DIR`` is not set."""

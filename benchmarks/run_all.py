@@ -1,0 +1,137 @@
+"""Run every benchmark, one after the other, and write ``results/summary.md`` from their JSON results.
+
+    /work/venv/bin/python benchmarks/run_all.py            # full sizes (about 25-40 min on 2 busy cores)
+    /work/venv/bin/python benchmarks/run_all.py --quick    # tiny sizes, checks that everything runs
+    /work/venv/bin/python benchmarks/run_all.py --summary-only
+
+Each script runs as its own process (a failure is reported and the others still run). Nothing else should load
+the machine meanwhile: the overhead ratios compare child processes run back to back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from _common import BENCH_DIR, RESULTS_DIR, child_env
+
+FULL: list[list[str]] = [
+    ["overhead.py", "--rounds", "3"],
+    ["data_loading.py", "--repeats", "3"],
+    ["dialogue_tokens.py"],
+    ["embedded_model.py", "--limit", "20"],
+    ["paper_run.py"],
+]
+"""Scripts and arguments of a full run, in order (the long paper run last)."""
+
+QUICK: list[list[str]] = [
+    ["overhead.py", "--rounds", "1", "--limit", "20", "--dialogues", "2"],
+    ["data_loading.py", "--repeats", "1", "--tasks", "discourse_markers,sentence_ordering"],
+    ["dialogue_tokens.py", "--per-dataset", "1"],
+    ["embedded_model.py", "--limit", "1", "--max-tokens", "16"],
+    ["paper_run.py", "--limit", "5"],
+]
+"""Tiny sizes for smoke runs."""
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = RESULTS_DIR / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def summary() -> str:
+    """Markdown tables of whatever results exist under ``results/``."""
+    lines: list[str] = []
+    ov = _load("overhead")
+    if ov:
+        m = ov["machine"]
+        lines += [f"## Overhead vs bare Inspect ({m['date']}, {m['cpus']} CPUs, inspect-ai {m['inspect_ai']})", "",
+                  "| task | samples | model calls | wall ours / bare (s) | wall ratio | eval() ratio | "
+                  "peak RSS ours / bare (MB) | RSS ratio | scorer ms/sample ours / bare |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for t in ov["tasks"]:
+            sc = t["scorer_ms_per_sample_median"]
+            lines.append(
+                f"| {t['task']} | {t['samples']} | {t['model_calls']} | {t['ours']['wall_s']:.1f} / "
+                f"{t['bare']['wall_s']:.1f} | {t['wall_ratio']:.3f} | {t['eval_ratio']:.3f} | "
+                f"{t['ours']['peak_rss_mb']:.0f} / {t['bare']['peak_rss_mb']:.0f} | {t['rss_ratio']:.3f} | "
+                f"{sc.get('ours', float('nan')):.2f} / {sc.get('bare', float('nan')):.2f} |")
+        lines.append("")
+    dl = _load("data_loading")
+    if dl:
+        lines += ["## Data loading (paper subset, every dataset present)", "",
+                  "| task | samples | import (s) | cold build (s) | warm build (s) | peak RSS (MB) |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for t in dl["tasks"]:
+            lines.append(f"| {t['task']} | {t['samples']} | {t['import_s']:.2f} | {t['cold_build_s']:.3f} | "
+                         f"{t['warm_build_s']:.3f} | {t['peak_rss_mb']:.0f} |")
+        lines.append("")
+    pr = _load("paper_run")
+    if pr:
+        lines += ["## Whole paper subset, one process", "",
+                  f"{pr['samples']} samples: wall {pr['wall_s']:.1f} s (eval {pr['eval_s']:.1f} s, "
+                  f"{pr['ms_per_sample']:.1f} ms/sample), peak RSS {pr['peak_rss_mb']:.0f} MB, logs "
+                  f"{pr['log_mb']:.1f} MB; goals ≤ {pr['goal_seconds']:.0f} s: "
+                  f"{'met' if pr['time_goal_met'] else 'MISSED'}, ≤ {pr['goal_rss_mb']:.0f} MB: "
+                  f"{'met' if pr['rss_goal_met'] else 'MISSED'}.", ""]
+        if "report" in pr:
+            lines += [f"`bediscover report` on those logs: exit {pr['report']['returncode']}, "
+                      f"{pr['report']['wall_s']:.1f} s, peak RSS {pr['report']['peak_rss_mb']:.0f} MB.", ""]
+        lines += ["| task | status | samples | scorer ms/sample median | p95 |", "|---|---|---:|---:|---:|"]
+        for t in pr["tasks"]:
+            lines.append(f"| {t['task']} | {t['status']} | {t['samples']} | {t['scorer_ms_median']:.2f} | "
+                         f"{t['scorer_ms_p95']:.2f} |")
+        lines.append("")
+    dt = _load("dialogue_tokens")
+    if dt:
+        lines += [f"## Dialogue parsing prompt tokens per turn ({dt['tokenizer']})", "",
+                  "| dialogue | turns | first | max | last-17 mean / turns 17-33 mean |", "|---|---:|---:|---:|---:|"]
+        for d in dt["dialogues"]:
+            flat = f"{d['flat_ratio']:.3f}" if d["flat_ratio"] else "–"
+            lines.append(f"| {d['sample']} | {len(d['turns'])} | {d['prompt_tokens'][0]} | {d['max_tokens']} | {flat} |")
+        lines.append("")
+    em = _load("embedded_model")
+    if em:
+        lines += ["## Embedded model (gguf/smollm2-135m, nips-abs)", "",
+                  f"{em['samples']} samples: {em['s_per_sample_mean']:.2f} s/sample (median sample "
+                  f"{em['s_per_sample_median']:.2f} s), {em['output_tokens_per_s']:.1f} output tokens/s, "
+                  f"{em['prompt_plus_output_tokens_per_s']:.1f} prompt+output tokens/s, "
+                  f"{em['mean_output_tokens']:.0f} output tokens/sample, peak RSS {em['peak_rss_mb']:.0f} MB.", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the selected set of scripts, then write ``results/summary.md``; exit 1 if any script failed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (smoke run)")
+    parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--only", default="", help="comma list of script names to run (e.g. overhead,paper_run)")
+    args = parser.parse_args(argv)
+    failed = []
+    if not args.summary_only:
+        only = {o.strip().removesuffix(".py") for o in args.only.split(",") if o.strip()}
+        for script, *rest in QUICK if args.quick else FULL:
+            if only and script.removesuffix(".py") not in only:
+                continue
+            if args.quick and script == "dialogue_tokens.py":
+                rest = [*rest, "--plot", str(RESULTS_DIR / "dialogue_tokens.png")]
+            print(f"== {script} {' '.join(rest)}", flush=True)
+            code = subprocess.call([sys.executable, str(BENCH_DIR / script), *rest], env=child_env())
+            if code:
+                failed.append(script)
+                print(f"!! {script} exited {code}", flush=True)
+    text = summary()
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    (RESULTS_DIR / "summary.md").write_text(text + "\n")
+    print(text)
+    if failed:
+        print(f"failed: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,63 @@
+"""Smoke test of the benchmark scripts: each runs at a tiny size and writes its result file (no timing checks)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess]:
+    """``run_all.py --quick`` with results and scratch logs in a temporary directory."""
+    root = tmp_path_factory.mktemp("bench")
+    env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(root / "results"), BEDISCOVER_BENCH_WORK=str(root / "work"))
+    only = ["overhead", "data_loading", "dialogue_tokens", "paper_run"]
+    if importlib.util.find_spec("llama_cpp") is not None:
+        only.append("embedded_model")
+    proc = subprocess.run([sys.executable, str(BENCH / "run_all.py"), "--quick", "--only", ",".join(only)],
+                          env=env, capture_output=True, text=True, timeout=1800)
+    return root / "results", proc
+
+
+def test_run_all_quick_succeeds(quick_run):
+    results, proc = quick_run
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", ["overhead", "data_loading", "dialogue_tokens", "paper_run"])
+def test_result_files_written(quick_run, name):
+    results, _ = quick_run
+    data = json.loads((results / f"{name}.json").read_text())
+    assert data["machine"]["cpus"] >= 1
+
+
+def test_overhead_compares_same_samples(quick_run):
+    results, _ = quick_run
+    data = json.loads((results / "overhead.json").read_text())
+    assert {t["task"] for t in data["tasks"]} == {
+        "discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing"}
+    for task in data["tasks"]:
+        assert task["samples"] > 0 and task["model_calls"] >= task["samples"]
+        assert task["ours"]["wall_s"] > 0 and task["bare"]["wall_s"] > 0
+
+
+def test_plot_and_summary_written(quick_run):
+    results, _ = quick_run
+    assert (results / "dialogue_tokens.png").stat().st_size > 0
+    assert "Overhead vs bare Inspect" in (results / "summary.md").read_text()
+
+
+def test_embedded_model_result(quick_run):
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python not installed")
+    results, _ = quick_run
+    data = json.loads((results / "embedded_model.json").read_text())
+    assert data["samples"] == 1
