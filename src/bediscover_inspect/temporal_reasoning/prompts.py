@@ -8,8 +8,8 @@ Two decisions the paper's text leaves open, documented in the README ("Prompt"):
   spells exactly as those two slots: ``"EVENT e4"`` (tag name, space, event id). The event's own word is
   visible in the document through its ``<EVENT e4>…</EVENT>`` mark.
 
-Paragraph breaks: the paper's text shows each prompt line as its own paragraph; we join the system prompt's two
-sentences groups and the user prompt's parts with a newline (document / question separated by a blank line).
+Line breaks: the paper's text shows each prompt line as its own paragraph; we join the system prompt's two lines
+with one newline, and separate the user prompt's document and question with a blank line.
 """
 
 from __future__ import annotations
