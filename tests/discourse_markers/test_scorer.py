@@ -126,8 +126,9 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     assert _values(log, "weighted_precision")["just-manual"] == pytest.approx(precision)
     assert _values(log, "weighted_recall")["just-manual"] == pytest.approx(recall)
     assert _values(log, "weighted_f1")["just-manual"] == pytest.approx(f1)
-    # 15 of 90 answers are junk
+    # 15 of 90 answers are junk, 15 name two labels ("Unelaboratory, maybe Temporal": the first is taken)
     assert _values(log, "invalid")["just-manual"] == pytest.approx(15 / 90)
+    assert _values(log, "ambiguous")["just-manual"] == pytest.approx(15 / 90)
     # tokens: scripted usage counts whitespace words of each answer
     words = sum(len(_manual_answer(s.metadata["record_id"]).split()) for s in log.samples)
     assert _values(log, "output_tokens")["just-manual"] == pytest.approx(words / 90)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.log import EvalLog
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target, grouped, mean, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
@@ -72,9 +72,18 @@ def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[
     return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
 
 
-@scorer(metrics=classification_metrics("dataset"))
+def _metrics() -> list:
+    metrics = classification_metrics("dataset")
+    metrics.append({"ambiguous": [grouped(mean(), "dataset")]})
+    return metrics
+
+
+@scorer(metrics=_metrics())
 def discourse_marker_scorer() -> Scorer:
     """Accuracy, weighted P/R/F1, invalid rate and token means, grouped by ``dataset`` (Tables 2, 13–21).
+
+    One more key, ``ambiguous``, is the rate of answers that named several labels, where the first-mention rule
+    decided (not in the paper; it shows how much a score rests on that rule, e.g. a model echoing the label list).
 
     ``Score.answer`` is the parsed label or ``INVALID_ANSWER``; ``Score.metadata`` holds ``gold``,
     ``ambiguous`` and ``candidates``; ``Score.explanation`` the completion.
@@ -86,8 +95,10 @@ def discourse_marker_scorer() -> Scorer:
         completion = state.output.completion if state.output is not None else ""
         answer, invalid, ambiguous, candidates = parse_answer(completion, dataset)
         output_tokens, reasoning_tokens = usage_tokens(state.output)
+        value = classification_value(answer == gold, invalid, output_tokens, reasoning_tokens)
+        value["ambiguous"] = 1.0 if ambiguous else 0.0
         return Score(
-            value=classification_value(answer == gold, invalid, output_tokens, reasoning_tokens),
+            value=value,
             answer=answer,
             explanation=completion,
             metadata={"gold": gold, "ambiguous": ambiguous, "candidates": list(candidates)},
