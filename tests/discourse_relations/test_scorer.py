@@ -71,7 +71,9 @@ def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
             return "query" if gold != "query" else "comment"
         return f"**{gold.capitalize()}**"  # markdown and capitals still parse to the exact label
 
-    log = inspect_eval(task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
+    log = inspect_eval(
+        task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path)
+    )[0]
     assert log.status == "success" and len(log.samples) == 7
     assert _metrics(log, "accuracy") == {
         "deu.pdtb.pcc": 0.75, "eng.pdtb.tedm": 0.0, "ces.rst.crdt": 0.5, "all": pytest.approx(4 / 7)

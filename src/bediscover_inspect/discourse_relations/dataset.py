@@ -7,7 +7,8 @@ corpus (``data.load_records``; fractions ``data.DISRPT_PAPER_FRACTIONS``): 8,757
 Absent corpora. With the default selection every corpus whose file the data root has is used and the others
 are skipped *loudly*: a console warning and a ``reason`` per corpus in the task metadata
 (``"LDC-licensed"`` for the four corpora the authors cannot distribute, ``"not in this data root"`` otherwise).
-A corpus the user names explicitly must be there: its absence raises :class:`~bediscover_inspect.data.DataFileMissingError`.
+A corpus the user names explicitly must be there: its absence raises
+:class:`~bediscover_inspect.data.DataFileMissingError`.
 A user who restored an LDC corpus with the DISRPT tools and the authors' ``read_raw.py`` puts the file at
 ``<data root>/dr/disrpt25/<corpus>/test_id.json``; it loads with ``verified=None`` (no pinned SHA-1), which the
 task metadata records.

@@ -74,7 +74,8 @@ USER_PROMPT_TEMPLATE = (
     "\n"
     "Question: What is the discourse relation between Unit1 and Unit2?"
 )
-"""Table 10 user prompt (Appendix B.3); placeholders ``<LANG>`` … ``<UNIT2>`` become ``{language}`` … ``{unit2}``."""
+"""Table 10 user prompt (Appendix B.3); placeholders ``<LANG>`` … ``<UNIT2>`` become ``{language}`` …
+``{unit2}``."""
 
 DIRECTION_TEXT: dict[str, str] = {
     "1>2": "From Unit1 to Unit2.",
