@@ -75,7 +75,9 @@ _OTHERWISE_DEFINITIONS: tuple[tuple[str, str], ...] = (
      "Example: [He is usually very punctual.] Otherwise, [he would have arrived on time.]"),
 )
 
-_JUST_INSTRUCTION = "Given these, identify the function of ‘just’ in the following sentence. Respond with the function label."
+_JUST_INSTRUCTION = (
+    "Given these, identify the function of ‘just’ in the following sentence. Respond with the function label."
+)
 _OTHERWISE_INSTRUCTION = (
     "Given these, identify the function of ‘Otherwise’ between [Arg1] and [Arg2] in the following sentence. "
     "Respond with the function label."
@@ -103,7 +105,8 @@ JUST_DEF_EXP_PROMPT = _paragraphs(
 """Table 8, user prompt "Def+Exp" for Just."""
 
 OTHERWISE_BASIC_PROMPT = _paragraphs(
-    TEXT_PLACEHOLDER, "Question: What is the function of the discourse marker ‘Otherwise’ between [Arg1] and [Arg2]?"
+    TEXT_PLACEHOLDER,
+    "Question: What is the function of the discourse marker ‘Otherwise’ between [Arg1] and [Arg2]?",
 )
 """Table 8, user prompt "Basic" for Otherwise."""
 
