@@ -3,3 +3,4 @@
 # ruff: noqa: F401
 from .sentence_ordering.task import sentence_ordering
 from .models.gguf import gguf
+from .discourse_relations.task import discourse_relations

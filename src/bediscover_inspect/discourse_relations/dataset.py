@@ -41,19 +41,11 @@ LANGUAGES: tuple[str, ...] = tuple(sorted(LANGUAGE_NAMES))
 """The 16 ISO 639-3 language codes of Table 27 (first part of a corpus name)."""
 
 DISRPT_TEST_COUNTS: dict[str, int] = {
-    "ces.rst.crdt": 148, "deu.pdtb.pcc": 194, "deu.rst.pcc": 273, "eng.dep.covdtb": 2586,
-    "eng.dep.scidtb": 1910, "eng.erst.gentle": 2552, "eng.erst.gum": 3574, "eng.pdtb.gentle": 786,
-    "eng.pdtb.gum": 1678, "eng.pdtb.pdtb": 4295, "eng.pdtb.tedm": 351, "eng.rst.oll": 271,
-    "eng.rst.rstdt": 2155, "eng.rst.sts": 328, "eng.rst.umuc": 484, "eng.sdrt.msdc": 6018,
-    "eng.sdrt.stac": 1128, "eus.rst.ert": 485, "fas.rst.prstc": 592, "fra.sdrt.annodis": 621,
-    "ita.pdtb.luna": 375, "nld.rst.nldt": 325, "pcm.pdtb.disconaija": 1017, "pol.iso.pdc": 743,
-    "por.pdtb.crpc": 1248, "por.pdtb.tedm": 364, "por.rst.cstn": 272, "rus.rst.rrt": 2815,
-    "spa.rst.rststb": 426, "spa.rst.sctb": 159, "tha.pdtb.tdtb": 1344, "tur.pdtb.tdb": 421,
-    "tur.pdtb.tedm": 363, "zho.dep.scidtb": 215, "zho.pdtb.cdtb": 758, "zho.pdtb.ted": 1330,
-    "zho.rst.gcdt": 953, "zho.rst.sctb": 159,
+    corpus: int(data.REGISTRY[f"dr/disrpt25/{corpus}/test_id.json"].records or 0) for corpus in CORPORA
 }
-"""Final DISRPT 2025 test sizes (``shared/data/upstream/disrpt25/counts.tsv``, ``n_test_final``; sum 43,716).
-Used to say how many paper-subset relations an absent corpus would have contributed."""
+"""Final DISRPT 2025 test sizes, from the data registry (``shared/data/upstream/disrpt25/counts.tsv``,
+``n_test_final``; sum 43,716). Used to say how many paper-subset relations an absent corpus would have
+contributed."""
 
 REASON_LDC = "LDC-licensed"
 REASON_NOT_IN_ROOT = "not in this data root"
