@@ -19,14 +19,14 @@ RELATION_LABELS: tuple[str, ...] = ("IS_INCLUDED", "INCLUDES", "SIMULTANEOUS", "
 
 RELATION_ALIASES: dict[str, str] = {
     "is included": "IS_INCLUDED",
-    "included": "IS_INCLUDED",
     "included in": "IS_INCLUDED",
-    "during": "IS_INCLUDED",
-    "include": "INCLUDES",
     "simultaneously": "SIMULTANEOUS",
     "vague": "NONE",
 }
-"""Spellings models produce for the labels (parsed with the shared ``labels.parse_label``; TBD's VAGUE is NONE)."""
+"""Spellings models produce for the labels (parsed with the shared ``labels.parse_label``; TBD's VAGUE is NONE).
+
+Deliberately no common prose words (``during``, ``include``): the parser takes the first label mentioned, and
+such words would turn an explanation into an answer."""
 
 RELATION_SYSTEM_PROMPT = (
     "A conversation between User and Assistant. The User provides a document with two target EVENT, each marked "
