@@ -12,6 +12,9 @@ The rule, the same for every task (documented in the README, "Answer parsing"):
    answer is **invalid** (scored wrong and counted). One distinct label: that label. Several distinct
    labels: the one mentioned **first** is taken and the answer is flagged ``ambiguous`` (models mostly put
    their choice first and then mention the alternatives they rejected).
+5. An answer naming at least three distinct labels and at least half of the label set is an **echo** of the
+   prompt's label list or definitions, not a choice: it is invalid (flagged ``echo``). Small models do this
+   often, and taking the first label of the echoed list would credit whatever label the prompt lists first.
 
 Aliases are the spelling variants models really produce (e.g. ``Exclusive`` for ``Exclusionary``); each
 task passes its own.
@@ -49,11 +52,13 @@ class ParsedLabel:
         label: canonical label (as spelled in the label set) or ``None`` when invalid.
         candidates: distinct labels found, in order of first mention.
         ambiguous: more than one distinct label was found (the first was taken).
+        echo: the answer repeats (at least half of) the label set instead of choosing: invalid (rule 5).
     """
 
     label: str | None
     candidates: tuple[str, ...] = field(default_factory=tuple)
     ambiguous: bool = False
+    echo: bool = False
 
     @property
     def invalid(self) -> bool:
@@ -102,4 +107,11 @@ def parse_label(
             found.append(label)
     if not found:
         return ParsedLabel(None, (), False)
+    if is_echo(len(found), len(set(labels))):
+        return ParsedLabel(None, tuple(found), True, echo=True)
     return ParsedLabel(found[0], tuple(found), len(found) > 1)
+
+
+def is_echo(n_found: int, n_labels: int) -> bool:
+    """Rule 5: ``n_found`` distinct labels out of ``n_labels`` is an echo of the list (≥ 3 and ≥ half)."""
+    return n_found >= 3 and 2 * n_found >= n_labels
