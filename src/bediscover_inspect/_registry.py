@@ -5,3 +5,4 @@ from .sentence_ordering.task import sentence_ordering
 from .models.gguf import gguf
 from .discourse_relations.task import discourse_relations
 from .discourse_markers.task import discourse_markers
+from .temporal_reasoning.task import temporal_reasoning
