@@ -108,9 +108,13 @@ def scripted_model(answer: Callable[[Sequence[Any]], str] = scripted_answer) -> 
 # --------------------------------------------------------------------------------------------- child processes
 @dataclass
 class ChildResult:
-    """One measured child process: wall seconds (spawn to exit), peak RSS in MB, its JSON report, exit code."""
+    """One measured child process: wall and CPU (user + system) seconds, peak RSS in MB, its report, exit code.
+
+    On a shared machine CPU seconds are the steadier measure: wall time also counts waiting for a core.
+    """
 
     wall_s: float
+    cpu_s: float
     peak_rss_mb: float
     returncode: int
     report: dict[str, Any]
@@ -144,7 +148,7 @@ def run_child(args: Sequence[str], report_file: Path, timeout: float | None = No
     report = json.loads(report_file.read_text()) if report_file.exists() else {}
     tail = err_file.read_text()[-2000:]
     # ru_maxrss is in kilobytes on Linux
-    return ChildResult(wall, usage.ru_maxrss / 1024, proc.returncode, report, tail)
+    return ChildResult(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, report, tail)
 
 
 def median(values: Sequence[float]) -> float:

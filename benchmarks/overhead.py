@@ -11,7 +11,8 @@ For each task, rounds of two child processes run one after the other, alternatin
   plain replay loop for multi-call samples) and a trivial exact-match scorer, under the same scripted model.
 
 Wall time is spawn-to-exit of the child (imports and start-up included); "eval" is the time inside ``eval()``.
-Peak RSS is the child's ``ru_maxrss``. Ratios are medians over rounds of ours / bare. Writes
+CPU is the child's user + system seconds (steadier than wall on a shared machine). Peak RSS is the
+child's ``ru_maxrss``. Ratios are medians over rounds of ours / bare. Writes
 ``results/overhead.json``.
 """
 
@@ -53,7 +54,7 @@ def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
             _check(res, f"{task} {kind} round {r}")
             log = res.report["logs"][0]
             runs[kind].append({
-                "wall_s": res.wall_s, "peak_rss_mb": res.peak_rss_mb, "eval_s": res.report["eval_s"],
+                "wall_s": res.wall_s, "cpu_s": res.cpu_s, "peak_rss_mb": res.peak_rss_mb, "eval_s": res.report["eval_s"],
                 "import_s": res.report["import_s"], "build_s": res.report["build_s"], "samples": log["samples"],
             })
             if kind == "ours" and r == 0:
@@ -78,9 +79,10 @@ def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
         "model_calls": model_calls,
         "prompt_chars": prompt_chars,
         "rounds": rounds,
-        "ours": {k: med("ours", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
-        "bare": {k: med("bare", k) for k in ("wall_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
+        "ours": {k: med("ours", k) for k in ("wall_s", "cpu_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
+        "bare": {k: med("bare", k) for k in ("wall_s", "cpu_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
         "wall_ratio": median([o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)]),
+        "cpu_ratio": median([o["cpu_s"] / b["cpu_s"] for o, b in zip(ours, bare)]),
         "eval_ratio": median([o["eval_s"] / b["eval_s"] for o, b in zip(ours, bare)]),
         "rss_ratio": median([o["peak_rss_mb"] / b["peak_rss_mb"] for o, b in zip(ours, bare)]),
         "wall_ratio_per_round": [o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)],
@@ -93,8 +95,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the overhead benchmark for the selected tasks and write ``results/overhead.json``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=1000, help="samples per task (fewer if the task has fewer)")
-    parser.add_argument("--dialogues", type=int, default=100, help="dialogues for dialogue_parsing")
+    parser.add_argument("--limit", type=int, default=500, help="samples per task (fewer if the task has fewer)")
+    parser.add_argument("--dialogues", type=int, default=40, help="dialogues for dialogue_parsing")
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--out", default="overhead", help="result name under results/")
     args = parser.parse_args(argv)
@@ -104,7 +106,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         res = bench_task(task, limit, args.rounds)
         results.append(res)
         print(f"{task:22s} n={res['samples']:5d} calls={res['model_calls']:5d}  wall {res['wall_ratio']:.3f}x "
-              f"(ours {res['ours']['wall_s']:.1f}s / bare {res['bare']['wall_s']:.1f}s)  eval {res['eval_ratio']:.3f}x"
+              f"(ours {res['ours']['wall_s']:.1f}s / bare {res['bare']['wall_s']:.1f}s)  cpu {res['cpu_ratio']:.3f}x (ours {res['ours']['cpu_s']:.1f}s / bare {res['bare']['cpu_s']:.1f}s)  eval {res['eval_ratio']:.3f}x"
               f"  rss {res['rss_ratio']:.3f}x ({res['ours']['peak_rss_mb']:.0f} / {res['bare']['peak_rss_mb']:.0f} MB)"
               f"  scorer ms/sample {res['scorer_ms_per_sample_median']}", flush=True)
     path = write_result(args.out, {"goal_ratio": 1.10, "limit": args.limit, "dialogues": args.dialogues,

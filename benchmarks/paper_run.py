@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                          "scorer_ms_max": 1000 * max(spans, default=float("nan"))})
     samples = sum(log["samples"] for log in logs)
     result: dict[str, Any] = {
-        "limit": args.limit, "samples": samples, "wall_s": res.wall_s, "peak_rss_mb": res.peak_rss_mb,
-        "import_s": res.report["import_s"], "build_s": res.report["build_s"], "eval_s": res.report["eval_s"],
+        "limit": args.limit, "samples": samples, "wall_s": res.wall_s, "cpu_s": getattr(res, "cpu_s", None),
+        "peak_rss_mb": res.peak_rss_mb, "import_s": res.report["import_s"], "build_s": res.report["build_s"], "eval_s": res.report["eval_s"],
         "ms_per_sample": 1000 * res.report["eval_s"] / max(samples, 1),
         "goal_seconds": GOAL_SECONDS, "goal_rss_mb": GOAL_RSS_MB,
         "time_goal_met": res.wall_s <= GOAL_SECONDS, "rss_goal_met": res.peak_rss_mb <= GOAL_RSS_MB,

@@ -50,14 +50,15 @@ def summary() -> str:
     if ov:
         m = ov["machine"]
         lines += [f"## Overhead vs bare Inspect ({m['date']}, {m['cpus']} CPUs, inspect-ai {m['inspect_ai']})", "",
-                  "| task | samples | model calls | wall ours / bare (s) | wall ratio | eval() ratio | "
-                  "peak RSS ours / bare (MB) | RSS ratio | scorer ms/sample ours / bare |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| task | samples | model calls | wall ours / bare (s) | wall ratio | CPU ours / bare (s) | CPU ratio | "
+                  "eval() ratio | peak RSS ours / bare (MB) | RSS ratio | scorer ms/sample ours / bare |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for t in ov["tasks"]:
             sc = t["scorer_ms_per_sample_median"]
             lines.append(
                 f"| {t['task']} | {t['samples']} | {t['model_calls']} | {t['ours']['wall_s']:.1f} / "
-                f"{t['bare']['wall_s']:.1f} | {t['wall_ratio']:.3f} | {t['eval_ratio']:.3f} | "
+                f"{t['bare']['wall_s']:.1f} | {t['wall_ratio']:.3f} | {t['ours']['cpu_s']:.1f} / {t['bare']['cpu_s']:.1f} | "
+                f"{t['cpu_ratio']:.3f} | {t['eval_ratio']:.3f} | "
                 f"{t['ours']['peak_rss_mb']:.0f} / {t['bare']['peak_rss_mb']:.0f} | {t['rss_ratio']:.3f} | "
                 f"{sc.get('ours', float('nan')):.2f} / {sc.get('bare', float('nan')):.2f} |")
         lines.append("")
@@ -73,7 +74,7 @@ def summary() -> str:
     pr = _load("paper_run")
     if pr:
         lines += ["## Whole paper subset, one process", "",
-                  f"{pr['samples']} samples: wall {pr['wall_s']:.1f} s (eval {pr['eval_s']:.1f} s, "
+                  f"{pr['samples']} samples: wall {pr['wall_s']:.1f} s, CPU {pr.get('cpu_s') or float('nan'):.1f} s (eval {pr['eval_s']:.1f} s, "
                   f"{pr['ms_per_sample']:.1f} ms/sample), peak RSS {pr['peak_rss_mb']:.0f} MB, logs "
                   f"{pr['log_mb']:.1f} MB; goals ≤ {pr['goal_seconds']:.0f} s: "
                   f"{'met' if pr['time_goal_met'] else 'MISSED'}, ≤ {pr['goal_rss_mb']:.0f} MB: "
