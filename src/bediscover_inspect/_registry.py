@@ -6,3 +6,4 @@ from .models.gguf import gguf
 from .discourse_relations.task import discourse_relations
 from .discourse_markers.task import discourse_markers
 from .temporal_reasoning.task import temporal_reasoning
+from .dialogue_parsing.task import dialogue_parsing
