@@ -117,6 +117,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         generate["reasoning_effort"] = args.reasoning_effort
     if args.max_connections:
         generate["max_connections"] = args.max_connections
+    for name in ("max_tokens", "temperature", "top_p"):  # user flags win over the Table 7 presets
+        if getattr(args, name) is not None:
+            generate[name] = getattr(args, name)
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
     success, logs = eval_set(
@@ -176,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--batch", nargs="?", const="true", default=None,
                      help="use the provider's batch API (OpenAI); optional batch size")
     run.add_argument("--max-connections", type=int, default=None)
+    run.add_argument("--max-tokens", type=int, default=None, help="override the Table 7 max_tokens preset")
+    run.add_argument("--temperature", type=float, default=None, help="override the Table 7 temperature preset")
+    run.add_argument("--top-p", type=float, default=None, help="override the Table 7 top_p preset")
     run.add_argument("--max-tasks", type=int, default=None)
     run.add_argument("--max-samples", type=int, default=None)
     run.add_argument("--retry-attempts", type=int, default=None)

@@ -89,3 +89,15 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     assert main(["report", "--log-dir", str(log_dir), "--out", str(out), "--no-plots"]) == 0
     assert (out / "warnings.txt").read_text() == ""  # the killed run's log is superseded, not a warning
     assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
+
+
+def test_generate_flags_override_table_7_presets(tmp_path):
+    log_dir = tmp_path / "logs"
+    code = main(["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "1",
+                 "--reasoning", "on", "--limit", "1", "--max-tokens", "77", "--top-p", "0.5",
+                 "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none"])
+    assert code == 0
+    [info] = list_eval_logs(str(log_dir))
+    config = read_eval_log(info).plan.config
+    # reasoning=on preset is max_tokens 4096, temperature 0.6, top_p 0.95 (Table 7): the flags win, the rest stays
+    assert (config.max_tokens, config.top_p, config.temperature, config.seed) == (77, 0.5, 0.6, 1)
