@@ -7,7 +7,9 @@ attaches every new turn to the previous one (``QA_PAIR(j-1,j)``), so the predict
 prompt grows as a real model's would. Each turn's prompt (system + user, as sent) is read from the log's model
 events and counted with the SmolLM2 tokenizer (the embedded model's vocabulary, loaded vocab-only through
 llama-cpp-python), or in whitespace words when that is unavailable. The prompt must stop growing once the context
-window (17 EDUs) is full: ``flat_ratio`` = mean tokens over the last 17 turns / mean over turns 17..33.
+window (17 EDUs) is full: ``slope_before`` / ``slope_after`` are least-squares slopes (tokens per turn) over
+turns before / from turn 17 — positive before, about zero after (what remains is the length of the utterances in
+the window); ``flat_ratio`` = mean tokens over the last 17 turns / mean over turns 17..33.
 Writes ``results/dialogue_tokens.json`` and the PNG plot.
 """
 
@@ -21,6 +23,15 @@ from typing import Any, Callable
 from _common import BENCH_DIR, WORK_DIR, data_dir, scripted_model, write_result
 
 WINDOW = 17
+
+
+def slope(xs: list[int], ys: list[int]) -> float | None:
+    """Least-squares slope of ``ys`` against ``xs`` (``None`` with fewer than two points)."""
+    if len(xs) < 2:
+        return None
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else None
 
 
 def tokenizer() -> tuple[str, Callable[[str], int]]:
@@ -75,10 +86,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         early = [t for j, t in zip(turns, tokens) if WINDOW <= j < 2 * WINDOW]
         late = tokens[-WINDOW:]
         flat = (sum(late) / len(late)) / (sum(early) / len(early)) if early and len(turns) >= 2 * WINDOW else None
+        before = [(j, t) for j, t in zip(turns, tokens) if j < WINDOW]
+        after = [(j, t) for j, t in zip(turns, tokens) if j >= WINDOW]
+        slopes = {name: slope([j for j, _ in part], [t for _, t in part])
+                  for name, part in (("slope_before", before), ("slope_after", after))}
         series.append({"sample": str(sample.id), "dataset": sample.metadata["dataset"], "turns": turns,
-                       "prompt_tokens": tokens, "max_tokens": max(tokens), "flat_ratio": flat})
+                       "prompt_tokens": tokens, "max_tokens": max(tokens), "flat_ratio": flat, **slopes})
         print(f"{sample.id}: {len(turns)} turns, prompt tokens first {tokens[0]} max {max(tokens)}"
-              + (f", last-{WINDOW} / turns {WINDOW}-{2 * WINDOW - 1} mean = {flat:.3f}" if flat else ""))
+              + (f", last-{WINDOW} / turns {WINDOW}-{2 * WINDOW - 1} mean = {flat:.3f}" if flat else "")
+              + "".join(f", {k} {v:+.1f} tok/turn" for k, v in slopes.items() if v is not None))
 
     import matplotlib
 

@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--limit", type=int, default=0, help="samples per task (0 = all)")
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--skip-report", action="store_true", help="do not time `bediscover report`")
+    parser.add_argument("--skip-scorer-spans", action="store_true",
+                        help="do not read the logs for per-sample scorer time (minutes on the full logs)")
     parser.add_argument("--out", default="paper_run", help="result name under results/")
     parser.add_argument("--child", nargs=3, metavar=("REPORT", "LOG_DIR", "LIMIT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -85,7 +87,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise RuntimeError(f"paper run failed (exit {res.returncode})\n{res.stderr_tail}")
     per_task = []
     for log in logs:
-        spans = scorer_span_seconds(log["location"])
+        spans = [] if args.skip_scorer_spans else scorer_span_seconds(log["location"])
         per_task.append({**log, "scorer_ms_median": 1000 * median(spans), "scorer_ms_p95": 1000 * percentile(spans, 0.95),
                          "scorer_ms_max": 1000 * max(spans, default=float("nan"))})
     samples = sum(log["samples"] for log in logs)

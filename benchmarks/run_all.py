@@ -90,10 +90,13 @@ def summary() -> str:
     dt = _load("dialogue_tokens")
     if dt:
         lines += [f"## Dialogue parsing prompt tokens per turn ({dt['tokenizer']})", "",
-                  "| dialogue | turns | first | max | last-17 mean / turns 17-33 mean |", "|---|---:|---:|---:|---:|"]
+                  "| dialogue | turns | first | max | slope j<17 (tok/turn) | slope j≥17 (tok/turn) | last-17 mean / turns 17-33 mean |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
         for d in dt["dialogues"]:
             flat = f"{d['flat_ratio']:.3f}" if d["flat_ratio"] else "–"
-            lines.append(f"| {d['sample']} | {len(d['turns'])} | {d['prompt_tokens'][0]} | {d['max_tokens']} | {flat} |")
+            sb, sa = d.get("slope_before"), d.get("slope_after")
+            lines.append(f"| {d['sample']} | {len(d['turns'])} | {d['prompt_tokens'][0]} | {d['max_tokens']} | "
+                         f"{'–' if sb is None else f'{sb:+.1f}'} | {'–' if sa is None else f'{sa:+.1f}'} | {flat} |")
         lines.append("")
     em = _load("embedded_model")
     if em:
