@@ -101,8 +101,8 @@ def summary() -> str:
     em = _load("embedded_model")
     if em:
         lines += ["## Embedded model (gguf/smollm2-135m, nips-abs)", "",
-                  f"{em['samples']} samples: {em['s_per_sample_mean']:.2f} s/sample (median sample "
-                  f"{em['s_per_sample_median']:.2f} s), {em['output_tokens_per_s']:.1f} output tokens/s, "
+                  f"{em['samples']} samples: {em['s_per_sample_mean']:.2f} s/sample (eval wall / samples; median model "
+                  f"time per sample {em.get('model_s_per_sample_median', float('nan')):.2f} s), {em['output_tokens_per_s']:.1f} output tokens/s, "
                   f"{em['prompt_plus_output_tokens_per_s']:.1f} prompt+output tokens/s, "
                   f"{em['mean_output_tokens']:.0f} output tokens/sample, peak RSS {em['peak_rss_mb']:.0f} MB.", ""]
     return "\n".join(lines)
