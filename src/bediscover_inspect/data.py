@@ -362,21 +362,38 @@ def _file_sha1(local: str, mtime_ns: int, size: int) -> str:
 
 
 @lru_cache(maxsize=64)
-def _read_records(local: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], ...]:
-    text = Path(local).read_text(encoding="utf-8")
-    records: list[Any]
+def _read_records(local: str, mtime_ns: int, size: int, limit: int | None = None) -> tuple[dict[str, Any], ...]:
+    """Parse a ``.json`` list or ``.jsonl`` file into records; with ``limit``, only its first ``limit`` records.
+
+    The prefix of a JSON list is streamed with ijson (the yajl2 C backend), so a paper subset of a large file
+    (e.g. 242 of a DISRPT corpus's 2,586 relations) never materialises the rest.
+    """
+    records: list[Any] = []
     if local.endswith(".jsonl"):
-        records = []
-        for line_no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as ex:
-                raise DataFormatError(f"{local}, line {line_no}: not valid JSON ({ex.msg})") from ex
+        with open(local, encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if limit is not None and len(records) >= limit:
+                    break
+                if not line.strip():
+                    continue
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as ex:
+                    raise DataFormatError(f"{local}, line {line_no}: not valid JSON ({ex.msg})") from ex
+    elif limit is not None:
+        import ijson
+
+        try:
+            with open(local, "rb") as handle:
+                for record in ijson.items(handle, "item", use_float=True):
+                    if len(records) >= limit:
+                        break
+                    records.append(record)
+        except ijson.JSONError as ex:
+            raise DataFormatError(f"{local}: not valid JSON ({ex})") from ex
     else:
         try:
-            loaded = json.loads(text)
+            loaded = json.loads(Path(local).read_text(encoding="utf-8"))
         except json.JSONDecodeError as ex:
             raise DataFormatError(f"{local}: not valid JSON ({ex.msg} at line {ex.lineno})") from ex
         if not isinstance(loaded, list):
@@ -442,6 +459,14 @@ def load_records(
     info = data_file_info(path)
     resolved = resolve_data_file(path, data_dir, fetch)
     stat = Path(resolved.local_path).stat()
+    if subset == "paper" and resolved.verified and info.records is not None:
+        # the pinned bytes: N is known, so only the paper prefix needs parsing
+        n = subset_size(info.records, info.paper_fraction)
+        limit = n if n < info.records else None  # a whole file parses faster with json.loads
+        records = _read_records(resolved.local_path, stat.st_mtime_ns, stat.st_size, limit)
+        if len(records) != n:
+            raise DataFormatError(f"{resolved.local_path}: {len(records)} records, the pinned file has {info.records}")
+        return LoadedRecords(info, resolved, [dict(r) for r in records], info.records)
     records = _read_records(resolved.local_path, stat.st_mtime_ns, stat.st_size)
     n = len(records) if subset == "full" else subset_size(len(records), info.paper_fraction)
     if info.records is not None and len(records) != info.records and resolved.verified is not False:
