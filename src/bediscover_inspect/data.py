@@ -255,8 +255,8 @@ def _missing_message(info: DataFile, where: str, reason: str) -> str:
         f"BeDiscovER data file for dataset {info.dataset!r} not found: {info.path} "
         f"(git blob SHA-1 {info.sha1 or 'none: LDC-licensed corpus, restore it yourself'}; {reason}). "
         f"Looked in {where}. Options: pass -T data_dir=DIR or set {ENV_DATA_DIR}=DIR to a directory laid out "
-        f"like the repository's data/ folder (so the file is DIR/{info.path}); or unset both to download it "
-        f"from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into {cache_dir()}."
+        f"like the repository's data/ folder (so the file is DIR/{info.path}); or unset both (and "
+        f"{ENV_OFFLINE}) to download it from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into {cache_dir()}."
     )
 
 
@@ -368,6 +368,13 @@ def _read_records(local: str, mtime_ns: int, size: int, limit: int | None = None
     The prefix of a JSON list is streamed with ijson (the yajl2 C backend), so a paper subset of a large file
     (e.g. 242 of a DISRPT corpus's 2,586 relations) never materialises the rest.
     """
+    try:
+        return _parse_records(local, limit)
+    except UnicodeDecodeError as ex:
+        raise DataFormatError(f"{local}: not UTF-8 text (byte {ex.object[ex.start:ex.end]!r} at offset {ex.start})") from ex
+
+
+def _parse_records(local: str, limit: int | None) -> tuple[dict[str, Any], ...]:
     records: list[Any] = []
     if local.endswith(".jsonl"):
         with open(local, encoding="utf-8") as handle:
@@ -399,9 +406,19 @@ def _read_records(local: str, mtime_ns: int, size: int, limit: int | None = None
         if not isinstance(loaded, list):
             raise DataFormatError(f"{local}: expected a JSON list of records, got {type(loaded).__name__}")
         records = loaded
+    if not records and limit != 0:
+        raise DataFormatError(f"{local}: the file holds no records")
+    first_index: dict[Any, int] = {}
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise DataFormatError(f"{local}, record {index}: expected an object, got {type(record).__name__}")
+        record_id = record.get("id")
+        if isinstance(record_id, (int, str)) and not isinstance(record_id, bool):
+            if record_id in first_index:
+                raise DataFormatError(
+                    f"{local}, record {index}: field 'id' repeats {record_id!r} of record {first_index[record_id]}"
+                )
+            first_index[record_id] = index
     return tuple(records)
 
 
@@ -475,7 +492,7 @@ def load_records(
 
 
 def require_field(record: dict[str, Any], field: str, file: str, index: int, kind: type | tuple[type, ...]) -> Any:
-    """Return ``record[field]`` if present and of type ``kind``.
+    """Return ``record[field]`` if present and of type ``kind`` (a JSON ``true`` is not an ``int`` here).
 
     Raises:
         DataFormatError: naming the file, the record (index and ``id``) and the field.
@@ -483,7 +500,8 @@ def require_field(record: dict[str, Any], field: str, file: str, index: int, kin
     if field not in record:
         raise DataFormatError(f"{file}, record {index} (id={record.get('id')!r}): missing field {field!r}")
     value = record[field]
-    if not isinstance(value, kind):
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise DataFormatError(
             f"{file}, record {index} (id={record.get('id')!r}): field {field!r} should be {names}, "

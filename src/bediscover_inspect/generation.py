@@ -37,6 +37,24 @@ CHAT_TEMPLATE_PROVIDERS: frozenset[str] = frozenset(
 """Model APIs (the part of ``--model`` before the first ``/``) that receive Qwen3's ``enable_thinking``."""
 
 
+def reasoning_flag(reasoning: Any) -> bool:
+    """The task parameter ``reasoning`` as a bool: ``True``/``False`` or the strings true/false, on/off, 1/0.
+
+    Raises:
+        ValueError: any other value (``-T reasoning=maybe``), naming the valid choices.
+    """
+    if isinstance(reasoning, bool):
+        return reasoning
+    if isinstance(reasoning, int) and reasoning in (0, 1):
+        return bool(reasoning)
+    if isinstance(reasoning, str) and reasoning.strip().lower() in _FLAG_WORDS:
+        return _FLAG_WORDS[reasoning.strip().lower()]
+    raise ValueError(f"reasoning must be true or false (also on/off, 1/0), got {reasoning!r}")
+
+
+_FLAG_WORDS = {"true": True, "on": True, "1": True, "yes": True, "false": False, "off": False, "0": False, "no": False}
+
+
 def generation_config(reasoning: bool, **overrides: Any) -> GenerateConfig:
     """The task-level generate config for one reasoning mode (Table 7), plus any task-specific overrides.
 
@@ -46,8 +64,11 @@ def generation_config(reasoning: bool, **overrides: Any) -> GenerateConfig:
 
     Returns:
         A :class:`GenerateConfig`; command-line generate options override it field by field.
+
+    Raises:
+        ValueError: ``reasoning`` is not a boolean flag (see :func:`reasoning_flag`).
     """
-    return GenerateConfig(**(REASONING_PRESETS[bool(reasoning)] | overrides))
+    return GenerateConfig(**(REASONING_PRESETS[reasoning_flag(reasoning)] | overrides))
 
 
 def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | None = None) -> dict[str, Any]:
@@ -66,7 +87,7 @@ def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | N
         return {}
     extra_body = dict((current.extra_body if current else None) or {})
     template_kwargs = dict(extra_body.get("chat_template_kwargs") or {})
-    template_kwargs.setdefault("enable_thinking", bool(reasoning))
+    template_kwargs.setdefault("enable_thinking", reasoning_flag(reasoning))
     extra_body["chat_template_kwargs"] = template_kwargs
     return {"extra_body": extra_body}
 

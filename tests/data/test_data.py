@@ -183,3 +183,35 @@ def test_bad_json_names_file_and_line(tmp_path):
     with pytest.warns(UserWarning):
         with pytest.raises(DataFormatError, match="expected a JSON list"):
             load_records("dm/just/test_id.json", root)
+
+
+def _root_with(tmp_path, path: str, content: bytes) -> Path:
+    root = tmp_path / "root"
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(content)
+    return root
+
+
+def test_empty_file_is_an_error_not_a_silent_drop(tmp_path):
+    root = _root_with(tmp_path, "dm/just/test_id.json", b"[]")
+    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"just/test_id.json: the file holds no records"):
+        load_records("dm/just/test_id.json", root)
+
+
+def test_non_utf8_names_file_and_offset(tmp_path):
+    root = _root_with(tmp_path, "dm/just/test_id.json", b'[{"id": 0, "text": "\xff"}]')
+    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"not UTF-8 text .* offset 20"):
+        load_records("dm/just/test_id.json", root)
+
+
+def test_duplicate_ids_name_both_records(tmp_path):
+    root = _root_with(tmp_path, "dm/just/test_id.json", b'[{"id": 0}, {"id": 1}, {"id": 1}]')
+    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"record 2: field 'id' repeats 1 of record 1"):
+        load_records("dm/just/test_id.json", root)
+
+
+def test_require_field_rejects_json_true_as_int():
+    with pytest.raises(DataFormatError, match=r"f.json, record 3 \(id=True\): field 'id' should be int, got bool"):
+        data.require_field({"id": True}, "id", "f.json", 3, int)
+    assert data.require_field({"id": 7}, "id", "f.json", 3, (int, str)) == 7

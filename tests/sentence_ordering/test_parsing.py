@@ -64,3 +64,30 @@ def test_fuzz_arbitrary_unicode(text):
     pred = parse_markers(text)
     assert all(isinstance(i, int) for i in pred)
     document_scores([2, 0, 1], pred)
+
+
+def _skip_bigram_by_sets(gold, pred):
+    """The literal set definition (METRICS.md), to check the linear-time implementation against."""
+    if not gold or not pred:
+        return 0.0
+    if len(gold) == 1 or len(pred) == 1:
+        return float(gold[0] == pred[0])
+    g = {(gold[i], gold[j]) for i in range(len(gold)) for j in range(i + 1, len(gold))}
+    p = {(pred[i], pred[j]) for i in range(len(pred)) for j in range(i + 1, len(pred))}
+    return len(g & p) / len(g)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(gold=st.lists(st.integers(0, 9), min_size=1, max_size=12),
+       pred=st.lists(st.integers(-1, 12), max_size=20))
+def test_skip_bigram_matches_set_definition(gold, pred):
+    from bediscover_inspect.sentence_ordering.ordering_metrics import skip_bigram
+
+    assert skip_bigram(gold, pred) == _skip_bigram_by_sets(gold, pred)
+
+
+def test_runaway_answer_of_ten_thousand_markers():
+    answer = " ".join(f"<s {i % 9999 + 1}>" for i in range(10000))
+    scores = document_scores(list(range(10)), parse_markers(answer))
+    # every ordered pair of 0..9 occurs (the answer counts up twice over 0..9): Skip 1; LCS 10; not a match
+    assert scores["skip"] == 1.0 and scores["lcs"] == 1.0 and scores["pmr"] == 0.0 and scores["lumr"] == 1.0

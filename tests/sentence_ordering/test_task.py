@@ -104,3 +104,18 @@ def test_cli_missing_dataset_exits_nonzero(data_root, tmp_path):
     )
     assert proc.returncode != 0
     assert "so/roc/test_id.jsonl" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"id": 1, "shuf_sents": [], "shuf_idx": []}, "non-empty list"),
+    ({"id": 1, "shuf_sents": ["a", 2], "shuf_idx": ["0", "1"]}, "non-empty strings"),
+    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", 1.9]}, "must hold integers"),
+    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": [True, "0"]}, "must hold integers"),
+    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", "2"]}, "2 indices into 'shuf_sents'"),
+])
+def test_bad_records_name_file_record_and_field(record, message):
+    from bediscover_inspect.data import DataFormatError
+
+    with pytest.raises(DataFormatError, match=r"x.jsonl, record 4 \(id=1\)") as err:
+        record_to_sample(record, "nips-abs", "x.jsonl", 4)
+    assert message in str(err.value)

@@ -50,9 +50,16 @@ def skip_bigram(gold: Sequence[int], pred: Sequence[int]) -> float:
         return 0.0
     if len(gold) == 1 or len(pred) == 1:
         return float(gold[0] == pred[0])
+    # (a, b) is a skip-bigram of pred iff a's first occurrence precedes b's last: O(len(pred) + len(gold)^2),
+    # so a runaway answer of thousands of markers costs no more than reading it
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for position, item in enumerate(pred):
+        first.setdefault(item, position)
+        last[item] = position
     gold_pairs = {(gold[i], gold[j]) for i in range(len(gold)) for j in range(i + 1, len(gold))}
-    pred_pairs = {(pred[i], pred[j]) for i in range(len(pred)) for j in range(i + 1, len(pred))}
-    return len(gold_pairs & pred_pairs) / len(gold_pairs)
+    shared = sum(1 for a, b in gold_pairs if a in first and b in last and first[a] < last[b])
+    return shared / len(gold_pairs)
 
 
 def kendall_tau(gold: Sequence[int], pred: Sequence[int]) -> float:

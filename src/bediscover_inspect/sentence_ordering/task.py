@@ -54,19 +54,22 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
     """One document → one Sample (id ``<dataset>_<id>``; input = Table 11 user prompt; target = gold markers).
 
     Raises:
-        DataFormatError: missing/ill-typed fields or a ``shuf_idx`` that is not n indices into ``shuf_sents``.
+        DataFormatError: missing/ill-typed fields, an empty document, or a ``shuf_idx`` that is not n integer
+            indices into ``shuf_sents``.
     """
     shuffled = require_field(record, "shuf_sents", file, index, list)
     raw_order = require_field(record, "shuf_idx", file, index, list)
     record_id = require_field(record, "id", file, index, (int, str))
-    try:
-        gold_order = [int(i) for i in raw_order]
-    except (TypeError, ValueError):
-        raise DataFormatError(f"{file}, record {index} (id={record_id!r}): field 'shuf_idx' has a non-integer") from None
+    where = f"{file}, record {index} (id={record_id!r})"
+    if not shuffled or not all(isinstance(s, str) and s.strip() for s in shuffled):
+        raise DataFormatError(f"{where}: field 'shuf_sents' must be a non-empty list of non-empty strings")
+    if not all((isinstance(i, str) and i.isdigit()) or (isinstance(i, int) and not isinstance(i, bool))
+               for i in raw_order):
+        raise DataFormatError(f"{where}: field 'shuf_idx' must hold integers (or digit strings), got {raw_order}")
+    gold_order = [int(i) for i in raw_order]
     if len(gold_order) != len(shuffled) or not all(0 <= i < len(shuffled) for i in gold_order):
         raise DataFormatError(
-            f"{file}, record {index} (id={record_id!r}): field 'shuf_idx' must hold {len(shuffled)} indices "
-            f"into 'shuf_sents', got {raw_order}"
+            f"{where}: field 'shuf_idx' must hold {len(shuffled)} indices into 'shuf_sents', got {raw_order}"
         )
     return Sample(
         id=f"{dataset}_{record_id}",
