@@ -7,6 +7,10 @@
 re-running the same command after an interruption resumes the unfinished evals (finished samples are kept)
 and skips the finished ones, so every sample is scored exactly once. ``report`` is
 :func:`bediscover_inspect.report.tables.build_report`. See ``src/bediscover_inspect/report/README.md``.
+
+Expected user errors (unknown task, bad ``-T``/``-M`` argument, missing data, unknown model provider, missing
+log directory …) print one line ``bediscover <command>: error: …`` on stderr and exit with code 2;
+``BEDISCOVER_TRACEBACK=1`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from typing import Any, Callable, Sequence
 
@@ -25,8 +30,16 @@ TASK_NAMES: tuple[str, ...] = (
 DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 42)
 
 
-class TaskNotAvailable(RuntimeError):
+class UsageError(Exception):
+    """An expected user error (bad argument, missing directory …): ``main`` prints one line and exits 2."""
+
+
+class TaskNotAvailable(UsageError, RuntimeError):
     """A task name that is not one of :data:`TASK_NAMES` or whose module cannot be imported."""
+
+
+class TaskArgumentError(UsageError, ValueError):
+    """A task refused its arguments (unknown ``-T`` name, bad value) or could not load its data."""
 
 
 def resolve_task(name: str) -> Callable[..., Any]:
@@ -53,13 +66,13 @@ def parse_kv(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
     """``["k=v", …]`` -> dict; values are read as JSON when they parse (numbers, true/false, lists), else strings.
 
     Raises:
-        SystemExit: an item without ``=`` (argparse-style error naming the flag).
+        UsageError: an item without ``=`` (the message names the flag).
     """
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise SystemExit(f"bediscover: {flag} expects key=value, got {item!r}")
+            raise UsageError(f"{flag} expects key=value, got {item!r}")
         lowered = value.strip().lower()
         if lowered in {"true", "false"}:
             out[key] = lowered == "true"
@@ -87,6 +100,8 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
 
     Raises:
         TaskNotAvailable: see :func:`resolve_task`.
+        TaskArgumentError: a task function rejects its arguments or cannot load its data (the message names
+            the task and its arguments).
     """
     from inspect_ai.model import GenerateConfig
 
@@ -97,7 +112,12 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
         own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
         for reasoning in modes:
             for seed in seeds:
-                task = functions[name](subset=subset, reasoning=reasoning, **own)
+                try:
+                    task = functions[name](subset=subset, reasoning=reasoning, **own)
+                except (TypeError, ValueError, LookupError, OSError) as exc:
+                    shown = ", ".join(f"{k}={v!r}" for k, v in own.items()) or "no -T arguments"
+                    raise TaskArgumentError(f"cannot build task {name!r} ({shown}): "
+                                            f"{type(exc).__name__}: {exc}") from exc
                 task.config = task.config.merge(GenerateConfig(seed=int(seed)))
                 tasks.append(task)
     return tasks
@@ -106,12 +126,10 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
 def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
 
-    try:
-        tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset,
-                            parse_kv(args.task_arg, "-T"))
-    except TaskNotAvailable as exc:
-        print(f"bediscover: {exc}", file=sys.stderr)
-        return 2
+    from inspect_ai._util.error import PrerequisiteError
+
+    task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
+    tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset, task_args)
     generate: dict[str, Any] = {}
     if args.reasoning_effort:
         generate["reasoning_effort"] = args.reasoning_effort
@@ -122,20 +140,25 @@ def cmd_run(args: argparse.Namespace) -> int:
             generate[name] = getattr(args, name)
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
-    success, logs = eval_set(
-        tasks,
-        log_dir=args.log_dir,
-        model=args.model,
-        model_base_url=args.model_base_url,
-        model_args=parse_kv(args.model_arg, "-M"),
-        limit=args.limit,
-        retry_attempts=args.retry_attempts,
-        max_tasks=args.max_tasks,
-        max_samples=args.max_samples,
-        log_dir_allow_dirty=True,
-        display=args.display,
-        **generate,
-    )
+    try:
+        success, logs = eval_set(
+            tasks,
+            log_dir=args.log_dir,
+            model=args.model,
+            model_base_url=args.model_base_url,
+            model_args=model_args,
+            limit=args.limit,
+            retry_attempts=args.retry_attempts,
+            max_tasks=args.max_tasks,
+            max_samples=args.max_samples,
+            log_dir_allow_dirty=True,
+            display=args.display,
+            **generate,
+        )
+    except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
+        raise UsageError(" ".join(str(exc).split())) from exc
+    except ValueError as exc:  # Inspect's configuration checks (e.g. "Model API x of model 'x/m' not recognized")
+        raise UsageError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
     done = sum(1 for log in logs if log.status == "success")
     print(f"bediscover run: {done}/{len(tasks)} evals complete in {args.log_dir}"
           + ("" if success else " (re-run the same command to resume)"))
@@ -145,12 +168,28 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     import warnings
 
+    from pathlib import Path
+
     from bediscover_inspect.report.tables import ReportWarning, build_report
 
+    log_dir, out = Path(args.log_dir), Path(args.out)
+    if not log_dir.exists():
+        raise UsageError(f"log directory not found: {log_dir}")
+    if not log_dir.is_dir():
+        raise UsageError(f"--log-dir is not a directory: {log_dir}")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out is not a directory: {out}")
+    unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
+    if unknown:
+        raise UsageError(f"unknown task(s) {', '.join(unknown)} in --tasks; choose from {', '.join(TASK_NAMES)}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)  # printed below, once
-        report = build_report(args.log_dir, args.out, ddof=args.ddof, expected_seeds=args.seeds,
-                              expected_tasks=args.tasks, plots=not args.no_plots)
+        try:
+            report = build_report(log_dir, out, ddof=args.ddof, expected_seeds=args.seeds,
+                                  expected_tasks=args.tasks, plots=not args.no_plots)
+        except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
+            # the log directory vanished, or the output directory cannot be created or written
+            raise UsageError(f"{type(exc).__name__}: {exc}") from exc
     for message in report.warnings:
         print(f"warning: {message}", file=sys.stderr)
     print(f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}")
@@ -204,7 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bediscover`` console script; returns the process exit code."""
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except UsageError as exc:  # expected user errors: one line, no traceback, exit code 2 (as argparse)
+        if os.environ.get("BEDISCOVER_TRACEBACK"):
+            raise
+        print(f"bediscover {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

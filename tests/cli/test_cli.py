@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from bediscover_inspect.cli import TaskNotAvailable, build_tasks, main, parse_kv, resolve_task
+from bediscover_inspect.cli import TaskNotAvailable, UsageError, build_tasks, main, parse_kv, resolve_task
 
 RUNNER = Path(__file__).with_name("slow_runner.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -29,8 +29,48 @@ def test_unknown_task_is_a_clear_error(capsys):
 def test_parse_kv_reads_json_and_booleans():
     assert parse_kv(["a=1", "b=true", "c=x,y", "d=[1, 2]", "e=nips-abs"], "-T") == {
         "a": 1, "b": True, "c": "x,y", "d": [1, 2], "e": "nips-abs"}
-    with pytest.raises(SystemExit, match="-M expects key=value"):
+    with pytest.raises(UsageError, match="-M expects key=value"):
         parse_kv(["novalue"], "-M")
+
+
+def _one_line_error(capsys, command: str) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"bediscover {command}: error: "), err
+    return err
+
+
+def test_report_missing_log_dir_is_one_line_exit_2(tmp_path, capsys):
+    assert main(["report", "--log-dir", str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o")]) == 2
+    assert "log directory not found" in _one_line_error(capsys, "report")
+    (tmp_path / "file").write_text("x")
+    assert main(["report", "--log-dir", str(tmp_path / "file"), "--out", str(tmp_path / "o")]) == 2
+    assert "not a directory" in _one_line_error(capsys, "report")
+    (tmp_path / "logs").mkdir()
+    assert main(["report", "--log-dir", str(tmp_path / "logs"), "--out", str(tmp_path / "file")]) == 2
+    assert "--out is not a directory" in _one_line_error(capsys, "report")
+    assert main(["report", "--log-dir", str(tmp_path / "logs"), "--tasks", "summarisation"]) == 2
+    assert "unknown task(s) summarisation" in _one_line_error(capsys, "report")
+
+
+def test_report_missing_log_dir_console_script_has_no_traceback(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "bediscover_inspect.cli", "report", "--log-dir",
+                           str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"bediscover report: error: log directory not found: {tmp_path / 'nonexistent'}"]
+
+
+def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
+    base = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning",
+            "off", "--limit", "1", "--log-dir", str(tmp_path / "logs"), "--display", "none"]
+    assert main(base + ["-M", "novalue"]) == 2
+    assert "-M expects key=value" in _one_line_error(capsys, "run")
+    assert main(base + ["-T", "no_such_arg=1"]) == 2
+    assert "no_such_arg" in _one_line_error(capsys, "run")
+    assert main(base[:2] + ["nosuchprovider/model"] + base[3:] + ["-T", "datasets=nips-abs"]) == 2
+    assert "nosuchprovider" in _one_line_error(capsys, "run")
 
 
 def test_one_task_per_seed_and_mode_seed_in_generate_config():
@@ -87,7 +127,17 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     # and the report reads these logs: 2 seeds per task, nothing missing
     out = tmp_path / "report"
     assert main(["report", "--log-dir", str(log_dir), "--out", str(out), "--no-plots"]) == 0
-    assert (out / "warnings.txt").read_text() == ""  # the killed run's log is superseded, not a warning
+    # the killed run's log is superseded, not a warning. The only warnings allowed are for tasks whose
+    # metadata lacks the BeDiscovER marker (the report skips those); once every task has it, there are none.
+    unmarked = {read_eval_log(info, header_only=True).eval.task.rsplit("/", 1)[-1]
+                for info in list_eval_logs(str(log_dir))
+                if (read_eval_log(info, header_only=True).eval.metadata or {}).get("benchmark") != "BeDiscovER"}
+    assert unmarked <= {"discourse_markers"}  # sentence_ordering has the marker
+    for line in (out / "warnings.txt").read_text().splitlines():
+        assert any("(not a BeDiscovER log: task" in line and t in line for t in unmarked) or (
+            unmarked and line.startswith("missing task discourse_markers")), line
+    if not unmarked:
+        assert (out / "warnings.txt").read_text() == ""
     assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
 
 

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, EvalMetric, EvalScore, write_eval_log
-from inspect_ai.scorer import Score, grouped, mean, scorer
+from inspect_ai.scorer import Score, grouped, includes, match, mean, scorer
 from inspect_ai.solver import generate
 
 from bediscover_inspect.report.paper import load_paper_results
@@ -22,6 +22,8 @@ from bediscover_inspect.report.tables import (
     coverage_warnings,
     paper_model_name,
     read_log_scores,
+    NOT_OURS,
+    UNREADABLE,
 )
 from tests.helpers import scripted_model
 
@@ -46,9 +48,10 @@ def template(tmp_path_factory) -> EvalLog:
 
 def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed: int, reasoning: bool,
               scores: dict[str, dict[str, float]], task_args: dict | None = None, samples: int = 10,
-              status: str = "success", group_key: str = "dataset") -> Path:
+              status: str = "success", group_key: str = "dataset", ours: bool = True) -> Path:
     log = template.model_copy(deep=True)
     log.status = status
+    log.eval.metadata = {"benchmark": "BeDiscovER", "task": task} if ours else {"task": task}
     log.eval.task = f"bediscover_inspect/{task}"
     log.eval.model = model
     log.eval.task_args = {"reasoning": reasoning} | (task_args or {})
@@ -188,3 +191,70 @@ def test_settings_and_groups_match_the_right_paper_table():
     # a prompt style the run does not name: several paper settings, so no guess
     assert match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "",
                        "accuracy") is None
+
+
+def _bad_files(template: EvalLog, directory: Path, scratch: Path) -> dict[str, Path]:
+    """The robustness tester's unreadable files: garbage named .eval, a real log cut in half, junk JSON."""
+    garbage = directory / "fake.eval"
+    garbage.write_text("garbage\n")
+    whole = write_log(template, scratch, task="sentence_ordering", model=QWEN, seed=7, reasoning=True,
+                      scores={"pmr": {"all": 0.5}})
+    data = whole.read_bytes()
+    truncated = directory / "2026-01-01T00-00-00-00-00_sentence-ordering_half.eval"
+    truncated.write_bytes(data[: len(data) // 2])
+    junk = directory / "2026-01-01T00-00-00-00-00_discourse-markers_abc.json"
+    junk.write_text('{"version": 2, "status": "success"}')  # AssertionError: Must encounter a 'eval'
+    return {"garbage": garbage, "truncated": truncated, "junk": junk}
+
+
+def test_unreadable_logs_are_skipped_with_a_warning_naming_them(log_dir, template, tmp_path_factory):
+    bad = _bad_files(template, log_dir, tmp_path_factory.mktemp("whole"))
+    read = read_log_scores(log_dir)
+    reasons = {Path(path).name: reason for path, reason in read.skipped}
+    for path in bad.values():
+        assert reasons[path.name].startswith(UNREADABLE), reasons
+    assert "EOCD" in reasons["fake.eval"]
+    assert set(read.scores.task) == {"discourse_markers", "sentence_ordering"}  # the rest is still read
+
+    out = tmp_path_factory.mktemp("report")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = build_report(log_dir, out, plots=False)
+    warned = "\n".join(str(w.message) for w in caught if issubclass(w.category, ReportWarning))
+    assert not report.cells.empty and (out / "discourse_markers.md").exists()
+    for text in ((out / "warnings.txt").read_text(), (out / "report.md").read_text(), warned,
+                 "\n".join(report.warnings)):
+        for path in bad.values():
+            assert str(path) in text, (path, text)
+    # the tables are the same as without the bad files
+    cell = report.cells[(report.cells.reasoning == "on") & (report.cells.measure == "accuracy")
+                        & (report.cells.group == "just-manual")].iloc[0]
+    assert cell["mean"] == pytest.approx(33.0) and cell["seeds"] == "0 1 42"
+
+
+def test_logs_of_other_inspect_tasks_are_skipped_with_a_warning(log_dir, template, tmp_path):
+    # a genuinely unrelated task with its own scorers, run for real
+    unrelated = Task(dataset=[Sample(input="x", target="A")], solver=generate(), scorer=[match(), includes()],
+                     name="unrelated")
+    [log] = eval(unrelated, model=scripted_model(["A"]), log_dir=str(log_dir), display="none")
+    assert log.status == "success"
+    # another task that happens to be named like ours, without the BeDiscovER marker
+    impostor = write_log(template, log_dir, task="discourse_markers", model=QWEN, seed=5, reasoning=True,
+                         task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.99}}, ours=False)
+    read = read_log_scores(log_dir)
+    reasons = {Path(path).name: reason for path, reason in read.skipped}
+    assert reasons[impostor.name].startswith(NOT_OURS)
+    assert reasons[Path(log.location).name].startswith(NOT_OURS) and "'unrelated'" in reasons[Path(log.location).name]
+    assert "unrelated" not in set(read.scores.task)
+    assert -1 not in set(read.scores.seed) and 5 not in set(read.scores.seed)
+
+    out = tmp_path / "report"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReportWarning)
+        report = build_report(log_dir, out, plots=False)
+    assert not (out / "unrelated.md").exists()
+    cell = report.cells[(report.cells.reasoning == "on") & (report.cells.measure == "accuracy")
+                        & (report.cells.group == "just-manual")].iloc[0]
+    assert cell["seeds"] == "0 1 42" and cell["mean"] == pytest.approx(33.0)  # the impostor's 99 % is not in it
+    text = (out / "warnings.txt").read_text()
+    assert str(impostor) in text and Path(log.location).name in text and NOT_OURS in text

@@ -90,76 +90,127 @@ class LogScores:
             log), ``measure``, ``group_key``, ``group``, ``value`` (float, as logged).
         skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
             interrupted or older logs of a run that has a successful log (normal after a resumed
-            ``eval_set``); any other reason (``status error`` …) means that run has no usable log.
+            ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
+            read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
     """
 
     scores: pd.DataFrame
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
+BENCHMARK = "BeDiscovER"
+"""Value of ``benchmark`` in the task metadata (``log.eval.metadata``) that marks a log as one of this suite's."""
+
+UNREADABLE = "unreadable"
+"""Reason prefix of a log file that could not be read (truncated, corrupt, not an Inspect log)."""
+
+NOT_OURS = "not a BeDiscovER log"
+"""Reason prefix of a log whose task metadata lacks ``benchmark: BeDiscovER`` (another Inspect task)."""
+
+
+def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
+    """The score rows of one successful log (see :class:`LogScores`)."""
+    task_args = log.eval.task_args or {}
+    seed, effort = _seed_and_effort(log)
+    base = {
+        "log": path,
+        "task": short_task_name(log.eval.task),
+        "model": log.eval.model,
+        "reasoning": _reasoning_of(task_args),
+        "variant": _variant_of(task_args),
+        "seed": -1 if seed is None else seed,
+        "reasoning_effort": effort or "",
+        "samples": int(log.results.completed_samples or 0),
+    }
+    rows: list[dict[str, Any]] = []
+    for score in log.results.scores:
+        for metric in score.metrics.values():
+            group_key = (metric.params or {}).get("group_key", "")
+            if metric.group != "grouped" and not group_key:
+                group_key, group = "", metric.name
+            else:
+                group = metric.name
+            rows.append(base | {"measure": score.name, "group_key": group_key, "group": group,
+                                "value": float(metric.value)})
+    return rows
+
+
+def _local_path(name: str) -> str:
+    """``file:///a/b.eval`` -> ``/a/b.eval`` (other locations, such as ``s3://``, are kept as they are)."""
+    if name.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(name).path)
+    return name
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def read_log_scores(log_dir: str | Path) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` into a long table of scores.
 
-    Only logs with ``status == "success"`` are used; for the same (task, model, task arguments, seed) the most
-    recently created one wins (an interrupted then resumed eval set can leave an earlier failed log). Logs left
-    out are listed in :attr:`LogScores.skipped`.
+    Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
+    for the same (task, model, task arguments, seed) the most recently created one wins (an interrupted then
+    resumed eval set can leave an earlier failed log). Logs left out are listed in :attr:`LogScores.skipped`,
+    among them files that cannot be read (reason starting with :data:`UNREADABLE`: truncated, corrupt, not an
+    Inspect log) and logs of other Inspect tasks (reason starting with :data:`NOT_OURS`); one bad file never
+    stops the others from being read.
 
     Raises:
         FileNotFoundError: ``log_dir`` does not exist.
+        NotADirectoryError: ``log_dir`` is not a directory.
     """
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     log_dir = Path(log_dir)
     if not log_dir.exists():
         raise FileNotFoundError(f"log directory not found: {log_dir}")
+    if not log_dir.is_dir():
+        raise NotADirectoryError(f"log directory is not a directory: {log_dir}")
     skipped: list[tuple[str, str]] = []
-    latest: dict[tuple, tuple[str, Any]] = {}
+    latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
     for info in list_eval_logs(str(log_dir), recursive=True):
-        log = read_eval_log(info, header_only=True)
-        path = info.name
-        seed, _ = _seed_and_effort(log)
-        key = (log.eval.task, log.eval.model, _variant_of(log.eval.task_args or {}),
-               _reasoning_of(log.eval.task_args or {}), seed)
-        if log.status != "success" or log.results is None:
-            unfinished.append((key, path, log.status))
+        path = _local_path(info.name)
+        try:
+            log = read_eval_log(info, header_only=True)
+        except Exception as exc:  # noqa: BLE001 - any unreadable file is reported and skipped, never fatal
+            skipped.append((path, f"{UNREADABLE}: {_one_line(exc)}"))
+            continue
+        try:
+            metadata = log.eval.metadata or {}
+            if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
+                skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata "
+                                      f"benchmark={BENCHMARK!r}"))
+                continue
+            seed, _ = _seed_and_effort(log)
+            key = (log.eval.task, log.eval.model, _variant_of(log.eval.task_args or {}),
+                   _reasoning_of(log.eval.task_args or {}), seed)
+            if log.status != "success" or log.results is None:
+                unfinished.append((key, path, log.status))
+                continue
+            rows = _log_rows(path, log)
+        except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
+            skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
             continue
         previous = latest.get(key)
         if previous is not None:
-            older, newer = sorted([previous, (path, log)], key=lambda item: item[1].eval.created)
+            older, newer = sorted([previous, (path, log, rows)], key=lambda item: str(item[1].eval.created))
             skipped.append((older[0], f"{SUPERSEDED}: a later log of the same run succeeded"))
             latest[key] = newer
         else:
-            latest[key] = (path, log)
+            latest[key] = (path, log, rows)
 
     for key, path, status in unfinished:
         if key in latest:
             skipped.append((path, f"{SUPERSEDED}: status {status}, the same run later succeeded"))
         else:
             skipped.append((path, f"status {status}"))
-    rows: list[dict[str, Any]] = []
-    for path, log in latest.values():
-        task_args = log.eval.task_args or {}
-        seed, effort = _seed_and_effort(log)
-        base = {
-            "log": path,
-            "task": short_task_name(log.eval.task),
-            "model": log.eval.model,
-            "reasoning": _reasoning_of(task_args),
-            "variant": _variant_of(task_args),
-            "seed": -1 if seed is None else seed,
-            "reasoning_effort": effort or "",
-            "samples": int(log.results.completed_samples or 0),
-        }
-        for score in log.results.scores:
-            for metric in score.metrics.values():
-                group_key = (metric.params or {}).get("group_key", "")
-                if metric.group != "grouped" and not group_key:
-                    group_key, group = "", metric.name
-                else:
-                    group = metric.name
-                rows.append(base | {"measure": score.name, "group_key": group_key, "group": group,
-                                    "value": float(metric.value)})
+    rows = [row for _, _, log_rows in latest.values() for row in log_rows]
     columns = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
                "measure", "group_key", "group", "value"]
     return LogScores(pd.DataFrame(rows, columns=columns), skipped)
