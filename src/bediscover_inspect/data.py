@@ -189,12 +189,32 @@ REGISTRY: dict[str, DataFile] = _build_registry()
 """Every file of the benchmark, keyed by its path under the data root (49 pinned + 4 LDC DISRPT corpora)."""
 
 
-class DataFileMissingError(FileNotFoundError):
-    """A benchmark file is not under the data root and cannot be downloaded."""
+try:  # Inspect's CLI prints a PrerequisiteError as its message alone, without a traceback (inspect-ai 0.3.x)
+    from inspect_ai._util.error import PrerequisiteError as _UserFacingError
+except ImportError:  # pragma: no cover - a future Inspect without it: a plain traceback, same message
+    _UserFacingError = Exception  # type: ignore[misc,assignment]
 
 
-class DataFormatError(ValueError):
-    """A data file or one of its records does not have the expected shape (names file, record, field)."""
+class DataFileMissingError(FileNotFoundError, _UserFacingError):
+    """A benchmark file is not under the data root and cannot be downloaded.
+
+    Also an Inspect ``PrerequisiteError``, so ``inspect eval`` shows just the message and exits 1.
+    """
+
+    def __init__(self, message: str) -> None:
+        FileNotFoundError.__init__(self, message)
+        self.message = message
+
+
+class DataFormatError(ValueError, _UserFacingError):
+    """A data file or one of its records does not have the expected shape (names file, record, field).
+
+    Also an Inspect ``PrerequisiteError``, so ``inspect eval`` shows just the message and exits 1.
+    """
+
+    def __init__(self, message: str) -> None:
+        ValueError.__init__(self, message)
+        self.message = message
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -255,8 +275,9 @@ def _missing_message(info: DataFile, where: str, reason: str) -> str:
         f"BeDiscovER data file for dataset {info.dataset!r} not found: {info.path} "
         f"(git blob SHA-1 {info.sha1 or 'none: LDC-licensed corpus, restore it yourself'}; {reason}). "
         f"Looked in {where}. Options: pass -T data_dir=DIR or set {ENV_DATA_DIR}=DIR to a directory laid out "
-        f"like the repository's data/ folder (so the file is DIR/{info.path}); or unset both (and "
-        f"{ENV_OFFLINE}) to download it from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into {cache_dir()}."
+        f"like the repository's data/ folder (so the file is DIR/{info.path}); or, with neither set (nor "
+        f"{ENV_OFFLINE}) and a network, it is downloaded from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into "
+        f"{cache_dir()}."
     )
 
 

@@ -54,6 +54,8 @@ def discourse_markers(
         scorer=discourse_marker_scorer(),
         config=generation_config(reasoning),
         metadata={
+            "benchmark": "BeDiscovER",
+            "task": "discourse_markers",
             "data": provenance,
             "datasets": datasets,
             "prompt": prompt,

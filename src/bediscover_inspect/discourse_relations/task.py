@@ -56,6 +56,8 @@ def discourse_relations(
         scorer=discourse_relation_scorer(),
         config=generation_config(reasoning),
         metadata={
+            "benchmark": "BeDiscovER",
+            "task": "discourse_relations",
             "data": loaded.provenance,
             "absent_corpora": loaded.absent,
             "absent_paper_relations": {c: paper_subset_size(c) for c in loaded.absent},
