@@ -9,7 +9,7 @@ MIRROR := $(abspath ../shared/data/bediscover/data)
 export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
 LIMIT ?= 20
 
-.PHONY: install demo test clean
+.PHONY: install demo test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ demo: install
 # (2) the full test suite
 test: install
 	$(BIN)/pytest -q
+
+# the suite's own cost against bare Inspect (benchmarks/README.md); keep the machine otherwise idle
+bench: install
+	$(BIN)/python benchmarks/run_all.py
 
 clean:
 	rm -rf $(VENV) logs/tests
