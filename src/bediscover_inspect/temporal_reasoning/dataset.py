@@ -229,7 +229,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = "tot-arithmetic"
     where = f"{file}, record {index} (id={record_id!r})"
     try:
         gold_answer = parse_gold(gold)
-    except (ValueError, SyntaxError) as ex:
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as ex:  # all ast.literal_eval raises
         raise DataFormatError(f"{where}: field 'gold' is not a Python dict literal ({ex})") from None
     if question_type not in TOT_CATEGORIES:
         raise DataFormatError(

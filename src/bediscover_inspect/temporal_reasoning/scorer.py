@@ -76,7 +76,8 @@ def relation_scorer() -> Scorer:
     """Score a TBD / TDD-Man answer: shared label parser over the six Table 9 labels (+ aliases).
 
     ``Score.answer`` = parsed label or ``INVALID_ANSWER``; ``Score.metadata`` = ``gold``, ``candidates``,
-    ``ambiguous``. Returns ``None`` for samples of other datasets.
+    ``ambiguous``, ``echo`` (the answer named ≥ 3 labels and ≥ half of the set: invalid, see ``labels``).
+    Returns ``None`` for samples of other datasets.
     """
 
     async def score(state: TaskState, target: Target) -> Score | None:
@@ -90,7 +91,12 @@ def relation_scorer() -> Scorer:
             value={"micro_f1": value["accuracy"]} | value,
             answer=parsed.label if parsed.label is not None else INVALID_ANSWER,
             explanation=state.output.completion,
-            metadata={"gold": gold, "candidates": list(parsed.candidates), "ambiguous": parsed.ambiguous},
+            metadata={
+                "gold": gold,
+                "candidates": list(parsed.candidates),
+                "ambiguous": parsed.ambiguous,
+                "echo": parsed.echo,
+            },
         )
 
     return score
@@ -113,7 +119,8 @@ def tot_scorer() -> Scorer:
     """Score a ToT-Arithmetic answer: read the answer dict, compare field by field with the gold dict.
 
     ``Score.answer`` = the dict read (as a string) or ``INVALID_ANSWER``; ``Score.metadata`` = ``gold``,
-    ``category``, ``parsed_from``. Returns ``None`` for samples of other datasets.
+    ``category``, ``parsed_from``, ``parse_notes`` (``["placeholder"]`` when a template placeholder value was
+    ignored). Returns ``None`` for samples of other datasets.
     """
 
     async def score(state: TaskState, target: Target) -> Score | None:
@@ -138,6 +145,7 @@ def tot_scorer() -> Scorer:
                 "gold": state.metadata["gold"],
                 "category": state.metadata.get("category"),
                 "parsed_from": parsed.source,
+                "parse_notes": list(parsed.notes),
             },
         )
 

@@ -7,13 +7,22 @@ Reading a model answer (:func:`parse_tot_answer`), rules documented in the READM
 
 1. ``<think>…</think>`` blocks are removed (the scorer only ever passes ``state.output.completion``);
    typographic quotes become ASCII quotes.
-2. Every balanced ``{…}`` span in the text (quotes and nesting respected, code fences irrelevant) is a
-   candidate. Each is read as JSON, else as a Python literal (single quotes), else leniently: top-level
+2. Balanced ``{…}`` spans in the text (nesting respected, quotes not tracked, code fences irrelevant) are the
+   candidates — but only spans nested at most :data:`MAX_SPAN_DEPTH` levels inside other balanced spans
+   (depth 0 = outermost; a stray unmatched ``{`` does not count as a level), and of those at most
+   :data:`MAX_CANDIDATES`: the shallowest, and within a depth the last ones by opening brace. An answer dict
+   sits at depth 0 or 1 (``{"result": {"answer": …}}``); the bounds keep the work linear in the text length
+   (without them, 20 000 nested braces meant 20 000 overlapping copies of the text, a minute of parsing).
+   Each candidate is read as JSON, else as a Python literal (single quotes), else leniently: top-level
    ``key: value`` items split on commas outside quotes and brackets, bare words kept as strings
    (``{"answer": 352 BC}``, ``{"unordered_list": [Kyle, Jason]}``).
-3. Among the dict candidates the one holding most of the expected keys wins; ties go to the **last** one
+3. **Template placeholders are no answer.** A field whose value still holds a ``<…>`` slot copied from the
+   instruction (``{"answer": <year> <era>}``, ``{"unordered_list": [<name1>, <name2>]}``, ``"<date>"``; see
+   :func:`is_placeholder`) is dropped from its candidate, as if absent.
+4. Among the dict candidates the one holding most of the expected keys wins; ties go to the **last** one
    (models restate the format first and answer last). No candidate with an expected key: ``"key": value``
-   fragments without braces are tried. Still nothing: the answer is **invalid** (scored wrong, counted).
+   fragments without braces are tried (placeholder values skipped too). Still nothing: the answer is
+   **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` when only placeholders were found.
 
 Comparison (:func:`tot_correct`): the answer is right when every gold field is present and equal; extra fields
 (an ``explanation``) are ignored. Keys match case-insensitively. Scalars: numbers compare numerically
@@ -40,6 +49,16 @@ UNORDERED_KEYS: frozenset[str] = frozenset({"unordered_list"})
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 _WS = re.compile(r"\s+")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_BRACE = re.compile(r"[{}]")
+_SLOT = re.compile(r"<[A-Za-z_][\w .,/-]{0,40}>")
+_KEY = re.compile(r"([\"']?)([A-Za-z_][\w ]*)\1")
+
+MAX_SPAN_DEPTH = 2
+"""Deepest nesting level of a ``{…}`` candidate (0 = outermost): top level, nested once, nested twice."""
+
+MAX_CANDIDATES = 256
+"""At most this many candidate spans are read: the shallowest, within a depth the last by opening brace."""
+
 _FRAGMENT = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,\n}}\"'\s][^,\n}}]*)"
 
 
@@ -50,13 +69,14 @@ class ParsedTotAnswer:
     Attributes:
         value: the dict read (``None`` when the answer is invalid).
         source: ``"json"``, ``"literal"``, ``"lenient"``, ``"fragment"`` or ``"none"`` — how it was read.
-        candidates: number of ``{…}`` spans seen.
+        candidates: number of ``{…}`` candidate spans read (rule 2 bounds them).
     """
 
     value: dict[str, Any] | None
     source: str = "none"
     candidates: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+    """``"placeholder"``: a template placeholder value was seen and ignored (rule 3)."""
 
     @property
     def invalid(self) -> bool:
@@ -68,28 +88,59 @@ def parse_gold(gold: str) -> dict[str, Any]:
     """Read a gold string of the data file (a Python dict literal).
 
     Raises:
-        ValueError: not a literal, or not a non-empty dict with string keys.
+        ValueError: not a literal (any error of :func:`ast.literal_eval` — ``SyntaxError``, ``TypeError`` for
+            an unhashable key such as ``{[1]: 2}``, ``MemoryError``, ``RecursionError`` — is re-raised as a
+            ``ValueError``), or not a non-empty dict with string keys.
     """
-    value = ast.literal_eval(gold)
+    try:
+        value = ast.literal_eval(gold)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as ex:
+        raise ValueError(f"gold is not a Python literal: {type(ex).__name__}: {ex}") from None
     if not isinstance(value, dict) or not value or not all(isinstance(k, str) for k in value):
         raise ValueError(f"gold is not a non-empty dict with string keys: {gold!r}")
     return value
 
 
 def _brace_spans(text: str) -> list[str]:
-    """Every balanced ``{…}`` substring (outer and nested), in order of its opening brace; one linear pass.
+    """The candidate ``{…}`` substrings, in order of their opening brace (rule 2 of the module docstring).
 
+    Balanced pairs nested at most :data:`MAX_SPAN_DEPTH` levels inside other balanced pairs; beyond
+    :data:`MAX_CANDIDATES` of them, the shallowest are kept, and within a depth the last ones. Every character
+    lies in at most ``MAX_SPAN_DEPTH + 1`` kept spans, so the copies total at most three times the text.
     Quotes are not tracked: braces inside answer strings are rare, and a stray quote in prose must not hide
     the answer.
     """
     opened: list[int] = []
-    found: list[tuple[int, int]] = []
-    for pos, char in enumerate(text):
-        if char == "{":
+    pairs: list[tuple[int, int]] = []
+    for match in _BRACE.finditer(text):
+        pos = match.start()
+        if text[pos] == "{":
             opened.append(pos)
-        elif char == "}" and opened:
-            found.append((opened.pop(), pos + 1))
-    return [text[a:b] for a, b in sorted(found)]
+        elif opened:
+            pairs.append((opened.pop(), pos + 1))
+    pairs.sort()
+    kept: list[tuple[int, int, int]] = []  # (depth, start, end)
+    enclosing: list[int] = []  # end positions of the balanced pairs around the current one (they nest)
+    for start, end in pairs:
+        while enclosing and enclosing[-1] <= start:
+            enclosing.pop()
+        if len(enclosing) <= MAX_SPAN_DEPTH:
+            kept.append((len(enclosing), start, end))
+        enclosing.append(end)
+    if len(kept) > MAX_CANDIDATES:  # shallowest first, then the last ones
+        kept = sorted(kept, key=lambda k: (k[0], -k[1]))[:MAX_CANDIDATES]
+        kept.sort(key=lambda k: k[1])
+    return [text[a:b] for _, a, b in kept]
+
+
+def is_placeholder(value: Any) -> bool:
+    """True for a value still holding a template slot: a string with a ``<word…>`` slot (``<year> <era>``,
+    ``<num_days>``, ``"<date>"``) or a list with such an item (``[<name1>, <name2>]``). No gold has one."""
+    if isinstance(value, str):
+        return _SLOT.search(value) is not None
+    if isinstance(value, (list, tuple)):
+        return any(is_placeholder(item) for item in value)
+    return False
 
 
 def _split_top(text: str, sep: str) -> list[str]:
@@ -98,13 +149,14 @@ def _split_top(text: str, sep: str) -> list[str]:
     depth = 0
     quote: str | None = None
     current: list[str] = []
+    blank = True  # current holds only whitespace (kept as a flag: re-joining it per quote was quadratic)
     for c in text:
         if quote:
             current.append(c)
             if c == quote:
                 quote = None
             continue
-        if c in "\"'" and (not current or "".join(current).strip() == "" or current[-1] in " [:,"):
+        if c in "\"'" and (blank or current[-1] in " [:,"):
             quote = c
         elif c in "[{(":
             depth += 1
@@ -113,8 +165,10 @@ def _split_top(text: str, sep: str) -> list[str]:
         if c == sep and depth == 0:
             parts.append("".join(current))
             current = []
+            blank = True
         else:
             current.append(c)
+            blank = blank and c.isspace()
     parts.append("".join(current))
     return parts
 
@@ -139,25 +193,32 @@ def _lenient_value(text: str) -> Any:
     return _unquote(text)
 
 
-_KEY_START = re.compile(r"^\s*([\"']?)([A-Za-z_][\w ]*?)\1\s*:(.*)$", re.DOTALL)
+def _key_start(part: str) -> tuple[str, str] | None:
+    """``(key, value text)`` when ``part`` starts with ``key:`` / ``"key":`` (a bare key has no space)."""
+    colon = part.find(":")
+    if colon < 0:
+        return None
+    match = _KEY.fullmatch(part[:colon].strip())  # on the stripped text: no backtracking over whitespace runs
+    if not match or (match.group(1) == "" and " " in match.group(2).strip()):
+        return None
+    return match.group(2).strip(), part[colon + 1 :]
 
 
 def _lenient_dict(span: str) -> dict[str, Any] | None:
     """Read ``{key: value, …}`` with bare words; commas inside an unquoted value are kept with that value."""
     inner = span[1:-1]
-    items: list[tuple[str, str]] = []
+    items: list[tuple[str, list[str]]] = []
     for part in _split_top(inner, ","):
-        match = _KEY_START.match(part)
-        if match and not (match.group(1) == "" and " " in match.group(2).strip()):
-            items.append((match.group(2).strip(), match.group(3)))
+        start = _key_start(part)
+        if start is not None:
+            items.append((start[0], [start[1]]))
         elif items:
-            key, value = items[-1]
-            items[-1] = (key, value + "," + part)
+            items[-1][1].append(part)
         elif part.strip():
             return None
     if not items:
         return None
-    return {key: _lenient_value(value) for key, value in items}
+    return {key: _lenient_value(",".join(pieces)) for key, pieces in items}
 
 
 def _read_span(span: str) -> tuple[dict[str, Any] | None, str]:
@@ -192,23 +253,30 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     text = strip_reasoning(completion or "").translate(_QUOTES)
     spans = _brace_spans(text)
     best: tuple[int, int, dict[str, Any], str] | None = None
+    placeholder = False
     for order, span in enumerate(spans):
         value, source = _read_span(span)
         if not value:
             continue
-        overlap = _key_overlap(value, expected)
+        answered = {k: v for k, v in value.items() if not is_placeholder(v)}
+        placeholder = placeholder or len(answered) < len(value)
+        overlap = _key_overlap(answered, expected)
         if overlap and (best is None or (overlap, order) >= (best[0], best[1])):
-            best = (overlap, order, value, source)
+            best = (overlap, order, answered, source)
+    notes = ("placeholder",) if placeholder else ()
     if best is not None:
-        return ParsedTotAnswer(best[2], best[3], len(spans))
+        return ParsedTotAnswer(best[2], best[3], len(spans), notes)
     fragment: dict[str, Any] = {}
     for key in expected_keys:
-        matches = list(re.finditer(_FRAGMENT.format(key=re.escape(key)), text, re.IGNORECASE))
-        if matches:
-            fragment[key] = _lenient_value(matches[-1].group(1))
+        for match in reversed(list(re.finditer(_FRAGMENT.format(key=re.escape(key)), text, re.IGNORECASE))):
+            value = _lenient_value(match.group(1))
+            if not is_placeholder(value):
+                fragment[key] = value
+                break
+            notes = ("placeholder",)
     if fragment:
-        return ParsedTotAnswer(fragment, "fragment", len(spans))
-    return ParsedTotAnswer(None, "none", len(spans))
+        return ParsedTotAnswer(fragment, "fragment", len(spans), notes)
+    return ParsedTotAnswer(None, "none", len(spans), notes)
 
 
 def _as_number(value: Any) -> float | None:
