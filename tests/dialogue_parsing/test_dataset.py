@@ -10,7 +10,7 @@ import pytest
 
 from bediscover_inspect.data import DataFormatError
 from bediscover_inspect.dialogue_parsing.dataset import DATASETS, build_samples
-from bediscover_inspect.dialogue_parsing.prompts import SYSTEM_PROMPTS
+from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import turn_prompt
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing, resolve_datasets
@@ -45,7 +45,7 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
     assert first.id == "stac_s1-league3-game3_1_01"
     assert first.metadata == {
         "dataset": "stac", "dialogue": "s1-league3-game3_1", "turn": 1,
-        "doc_id": "s1-league3-game3_1_01", "gold": "ELABORATION(0,1)",
+        "doc_id": "s1-league3-game3_1_01", "gold": "ELABORATION(0,1)", "n_edus": 8,
     }
     dialogue = incremental["stac"][0]
     assert dialogue.id == "stac_s1-league3-game3_1"
@@ -55,6 +55,8 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
         "gold": "ACKNOWLEDGEMENT(5,7) ACKNOWLEDGEMENT(2,7) ACKNOWLEDGEMENT(3,7)",
     }
     assert incremental["molweni"][0].id == "molweni_1038"
+    # n_edus (the valid parents' bound) is the dialogue's length in both modes
+    assert {s.metadata["n_edus"] for s in single["stac"][:7]} == {len(dialogue.metadata["edus"])} == {8}
 
 
 @pytest.mark.parametrize(
@@ -66,6 +68,10 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
 def test_gold_quirks(dataset: str, backward: int, duplicate_pair_turns: int, empty_gold: int, relations: int,
                      single: dict) -> None:
     golds = [parse_gold(s.metadata["gold"]) for s in single[dataset]]
+    # the checks of the loader hold on the real files: labels of the prompt's set, no self-loop, every parent
+    # (backward ones included) an utterance of its dialogue, i.e. every gold relation is a valid prediction
+    for sample, gold in zip(single[dataset], golds, strict=True):
+        assert all(r.label in RELATIONS[dataset] and r.x != r.y and r.x < sample.metadata["n_edus"] for r in gold)
     assert sum(len(g) for g in golds) == relations
     assert sum(1 for g in golds for r in g if r.x > r.y) == backward
     assert sum(1 for g in golds if len({r.link for r in g}) < len(g)) == duplicate_pair_turns
@@ -149,6 +155,15 @@ def _broken_root(tmp_path: Path, data_root: Path, edit) -> Path:
         (lambda r: r[3].update(gold="QA_PAIR(0,2)"), r"s1-league3-game3_1_04.*'gold' has QA_PAIR\(0,2\)"),
         (lambda r: r[3].update(gold="QA_PAIR 0 4"), r"s1-league3-game3_1_04.*field 'gold': not a relation"),
         (lambda r: r[3].update(new_turn="9. inca: sorry"), r"field 'new_turn' should start with '4. '"),
+        # defect 4: unknown gold labels and self-loops loaded silently; a parent past the dialogue too
+        (lambda r: r[3].update(gold="FOOBAR(0,4)"),
+         r"record 3 \(doc_id='s1-league3-game3_1_04'\): field 'gold' has FOOBAR\(0,4\) whose label 'FOOBAR' is not"),
+        (lambda r: r[3].update(gold="QA_PAIR(0,4) CONFIRM_Q(1,4)"),  # an MSDC label, not a STAC one
+         r"record 3 .*field 'gold' has CONFIRM_Q\(1,4\) whose label 'CONFIRM_Q' is not one of the dataset's"),
+        (lambda r: r[1].update(gold="COMMENT(2,2)"),
+         r"record 1 \(doc_id='s1-league3-game3_1_02'\): field 'gold' has COMMENT\(2,2\), a self-loop"),
+        (lambda r: r[3].update(gold="QA_PAIR(8,4)"),  # the dialogue has utterances 0 … 7
+         r"record 3 .*field 'gold' has QA_PAIR\(8,4\) whose parent is not an utterance of the dialogue \(ids 0 … 7\)"),
     ],
 )
 @pytest.mark.parametrize("mode", ["single-turn", "incremental"])

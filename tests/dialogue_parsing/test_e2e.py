@@ -134,3 +134,46 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
              for k in ("turns", "relations_invalid", "relations_read")}
     assert total["relations_invalid"] >= 2 * total["turns"]
     assert metrics["invalid_rate"]["grouped_molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
+
+
+def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
+    """Defects 1-3 through the whole pipeline: a 5,000-digit number, parents outside the dialogue and a
+    100,000-character garbage tail are read as invalid relations (counted), the eval succeeds, and only the
+    valid relation reaches the next turn's structure."""
+    huge = "9" * 5000
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        j = _new_turn(messages)
+        return (f"QAP({huge}, {j}) QA_PAIR(99999999999999999999,{j}) QA_PAIR(1000000,{j}) "
+                f"QA_PAIR({j + 50},{j}) COMMENT({j - 1},{j}) " + "ha" * 50_000)
+
+    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1)
+    metrics = _metrics(log)
+    sample = log.samples[0]
+    assert sample.metadata["n_turns"] == 7 and len(sample.metadata["edus"]) == 8  # j + 50 is never an utterance
+    users = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
+    for k, prompt in enumerate(users, start=1):
+        structure = prompt.split("## Structure:\n\n")[1].split("\n\n## New turn:")[0]
+        assert structure == " ".join(f"COMMENT({y - 1},{y})" for y in range(1, k))
+    counts = sample.scores["dialogue_parsing_scorer"].metadata["counts"]
+    assert (counts["relations_read"], counts["relations_invalid"], counts["link_pred"]) == (35, 28, 7)
+    assert metrics["invalid_rate"]["grouped_stac"] == pytest.approx(28 / 35)
+
+
+def test_single_turn_parent_bound_is_the_dialogue_length(tmp_path: Path) -> None:
+    """Single-turn samples carry their dialogue's length: a backward parent inside it is valid, one past it not."""
+    task = dialogue_parsing(dataset="stac", mode="single-turn")
+
+    def answer(state) -> str:  # noqa: ANN001
+        j, n = state.metadata["turn"], state.metadata["n_edus"]
+        return f"COMMENT({n - 1},{j}) COMMENT({n},{j}) COMMENT({'9' * 5000},{j})"
+
+    log = _run(tmp_path, task, scripted_model(["unused"]), solver=answer_with(answer), limit=7)
+    _metrics(log)
+    for sample in log.samples:
+        score = sample.scores["dialogue_parsing_scorer"]
+        j, n = sample.metadata["turn"], sample.metadata["n_edus"]
+        assert n == 8
+        expected = [] if j == n - 1 else [f"COMMENT({n - 1},{j})"]  # the last turn cannot be its own parent
+        assert score.answer.split() == expected
+        assert score.metadata["counts"]["relations_invalid"] == 3 - len(expected)

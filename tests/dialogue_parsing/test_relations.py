@@ -17,23 +17,24 @@ from bediscover_inspect.dialogue_parsing.relations import (
 from bediscover_inspect.dialogue_parsing.scorer import measure_from_counts, micro, pooled_counts
 
 STAC = RELATIONS["stac"]
+N = 8  # utterances 0 … 7 of the made-up dialogues below
 
 
 def test_parse_plain_and_multi_parent() -> None:
-    parsed = parse_answer("COMMENT(1,2) ELABORATION(0,2)", 2, STAC)
+    parsed = parse_answer("COMMENT(1,2) ELABORATION(0,2)", 2, STAC, N)
     assert parsed.valid == (Relation(1, 2, "COMMENT"), Relation(0, 2, "ELABORATION"))
     assert parsed.invalid == () and parsed.read == 2
 
 
 def test_parse_spaces_case_and_label_variants() -> None:
-    parsed = parse_answer("The answer is qap( 0 , 3 ) and Q-Elab (1, 3), clarification_question(2,3)", 3, STAC)
+    parsed = parse_answer("The answer is qap( 0 , 3 ) and Q-Elab (1, 3), clarification_question(2,3)", 3, STAC, N)
     assert [str(r) for r in parsed.valid] == ["QA_PAIR(0,3)", "Q_ELABORATION(1,3)", "CLARIF_Q(2,3)"]
-    assert parse_answer("**Acknowledgment**(4, 5)", 5, STAC).valid == (Relation(4, 5, "ACKNOWLEDGEMENT"),)
-    assert parse_answer("QA PAIR(0,1)", 1, STAC).valid == (Relation(0, 1, "QA_PAIR"),)
+    assert parse_answer("**Acknowledgment**(4, 5)", 5, STAC, N).valid == (Relation(4, 5, "ACKNOWLEDGEMENT"),)
+    assert parse_answer("QA PAIR(0,1)", 1, STAC, N).valid == (Relation(0, 1, "QA_PAIR"),)
 
 
 def test_invalid_relations_are_counted_not_used() -> None:
-    parsed = parse_answer("FOO(1,4) QA_PAIR(3,5) RESULT(4,4) RESULT(2,4)", 4, STAC)
+    parsed = parse_answer("FOO(1,4) QA_PAIR(3,5) RESULT(4,4) RESULT(2,4)", 4, STAC, N)
     assert parsed.valid == (Relation(2, 4, "RESULT"),)
     assert parsed.invalid == ("FOO(1,4)", "QA_PAIR(3,5)", "RESULT(4,4)")
     assert parsed.read == 4
@@ -41,25 +42,95 @@ def test_invalid_relations_are_counted_not_used() -> None:
 
 def test_label_sets_differ_per_corpus() -> None:
     # MSDC has CONFIRM_Q and SEQUENCE, no BACKGROUND / PARALLEL (Table 12)
-    assert parse_answer("CONFIRM_Q(0,1)", 1, MSDC_RELATIONS).valid == (Relation(0, 1, "CONFIRM_Q"),)
-    assert parse_answer("CONFIRM_Q(0,1)", 1, STAC_MOLWENI_RELATIONS).invalid == ("CONFIRM_Q(0,1)",)
-    assert parse_answer("PARALLEL(0,1)", 1, MSDC_RELATIONS).invalid == ("PARALLEL(0,1)",)
-    assert parse_answer("Confirmation_question(0,1)", 1, MSDC_RELATIONS).valid == (Relation(0, 1, "CONFIRM_Q"),)
+    assert parse_answer("CONFIRM_Q(0,1)", 1, MSDC_RELATIONS, N).valid == (Relation(0, 1, "CONFIRM_Q"),)
+    assert parse_answer("CONFIRM_Q(0,1)", 1, STAC_MOLWENI_RELATIONS, N).invalid == ("CONFIRM_Q(0,1)",)
+    assert parse_answer("PARALLEL(0,1)", 1, MSDC_RELATIONS, N).invalid == ("PARALLEL(0,1)",)
+    assert parse_answer("Confirmation_question(0,1)", 1, MSDC_RELATIONS, N).valid == (Relation(0, 1, "CONFIRM_Q"),)
 
 
 def test_reasoning_is_not_read_and_duplicates_collapse() -> None:
-    parsed = parse_answer("<think>QA_PAIR(0,2) maybe</think>COMMENT(1,2) COMMENT(1,2)", 2, STAC)
+    parsed = parse_answer("<think>QA_PAIR(0,2) maybe</think>COMMENT(1,2) COMMENT(1,2)", 2, STAC, N)
     assert parsed.valid == (Relation(1, 2, "COMMENT"),)
     assert parsed.read == 2  # both COMMENTs read, one kept
 
 
 def test_backward_relation_is_valid() -> None:
-    assert parse_answer("EXPLANATION(7,6)", 6, STAC).valid == (Relation(7, 6, "EXPLANATION"),)
+    assert parse_answer("EXPLANATION(7,6)", 6, STAC, N).valid == (Relation(7, 6, "EXPLANATION"),)
+    # … only to an utterance that exists: 7 is the last one of an 8-utterance dialogue, not of a 7-utterance one
+    assert parse_answer("EXPLANATION(7,6)", 6, STAC, 7).invalid == ("EXPLANATION(7,6)",)
+
+
+def test_huge_number_is_an_invalid_relation_not_a_crash() -> None:
+    """Defect 1: ``int()`` of a > 4,300-digit number raised ValueError and failed the whole eval."""
+    huge = "9" * 5000
+    parsed = parse_answer(f"QAP({huge}, 1) COMMENT(0, {huge}) QAP(-{huge},1) QAP(0, 1)", 1, STAC, N)
+    assert parsed.valid == (Relation(0, 1, "QA_PAIR"),)
+    assert parsed.read == 4 and len(parsed.invalid) == 3
+    assert parsed.invalid[0].startswith("QAP(999") and parsed.invalid[0].endswith("…")
+    assert all(len(raw) <= 201 for raw in parsed.invalid)  # the raw text kept for the log is cut
+    counts = count_turn(parsed, parse_gold("QA_PAIR(0,1)"))
+    assert (counts.relations_read, counts.relations_invalid, counts.link_tp) == (4, 3, 1)
+
+
+@pytest.mark.parametrize(
+    "parent",
+    ["99999999999999999999", "1000000", "54", "10", "-1", "4"],
+    ids=["20-digits", "million", "j+50", "n_edus", "negative", "self-loop"],
+)
+def test_parent_outside_the_dialogue_is_invalid(parent: str) -> None:
+    """Defect 3: a parent that is no utterance of the dialogue (ids 0 … n_edus-1) was valid and fed back."""
+    parsed = parse_answer(f"QA_PAIR({parent}, 4) COMMENT(3,4)", 4, STAC, 10)
+    assert parsed.valid == (Relation(3, 4, "COMMENT"),)
+    assert parsed.invalid == (f"QA_PAIR({parent}, 4)",) and parsed.read == 2
+
+
+def test_valid_parents_are_every_other_utterance_of_the_dialogue() -> None:
+    # new turn 4 of a 10-utterance dialogue: parents 0-3 (before it, inside or outside any window) and 5-9
+    answer = " ".join(f"COMMENT({x},4)" for x in range(-2, 13))
+    parsed = parse_answer(answer, 4, STAC, 10)
+    assert [r.x for r in parsed.valid] == [0, 1, 2, 3, 5, 6, 7, 8, 9]
+    assert parsed.invalid == ("COMMENT(-2,4)", "COMMENT(-1,4)", "COMMENT(4,4)", "COMMENT(10,4)",
+                              "COMMENT(11,4)", "COMMENT(12,4)")
+    # a parent older than the 17-utterance context window is valid (19 MSDC gold parents are)
+    assert parse_answer("NARRATION(2,40)", 40, MSDC_RELATIONS, 41).valid == (Relation(2, 40, "NARRATION"),)
+
+
+LARGE = 100_000
+
+
+@pytest.mark.parametrize(
+    ("answer", "read", "invalid", "valid"),
+    [
+        ("x" * LARGE, 0, 0, ()),
+        ("ha" * (LARGE // 2), 0, 0, ()),
+        ("A-" * (LARGE // 2), 0, 0, ()),
+        ("QA PAIR " * (LARGE // 8), 0, 0, ()),
+        ("(" * LARGE, 0, 0, ()),
+        ("QA_PAIR(0," * (LARGE // 10), 0, 0, ()),
+        ("x" * LARGE + "(0, 1)", 1, 1, ()),  # a 100k-letter label: read, not a relation name
+        ("x" * LARGE + " QA_PAIR(0, 1)", 1, 0, ("QA_PAIR(0,1)",)),
+        ("QA_PAIR(0, 1) " + "ha" * (LARGE // 2) + " COMMENT(0,1)", 2, 0, ("QA_PAIR(0,1)", "COMMENT(0,1)")),
+        ("COMMENT(0,1) " * (LARGE // 13), LARGE // 13, 0, ("COMMENT(0,1)",)),
+        ("QA_PAIR(0,9) " * (LARGE // 13), LARGE // 13, LARGE // 13, ()),
+    ],
+    ids=["x", "ha", "A-", "words", "brackets", "unclosed", "long-label", "x+relation", "ha+relations", "many",
+         "many-invalid"],
+)
+def test_large_answers_parse_completely(answer: str, read: int, invalid: int, valid: tuple[str, ...]) -> None:
+    """Defect 2: the old pattern backtracked quadratically ('x' * 40,000 took 15-60 s, 'A-' * 50,000 73 s).
+
+    No timing assertion: each 100,000-character answer must parse to the right counts (milliseconds now,
+    minutes before; measured by hand, see the README "Answer parsing").
+    """
+    parsed = parse_answer(answer, 1, STAC, N)
+    assert len(answer) >= LARGE - 13
+    assert (parsed.read, len(parsed.invalid)) == (read, invalid)
+    assert tuple(str(r) for r in parsed.valid) == valid
 
 
 @pytest.mark.parametrize("garbage", ["", "none", "RELATION(S_ID1, S_ID2)", "(((", "QA_PAIR(", "ÿ\x00\n" * 5])
 def test_garbage_never_raises(garbage: str) -> None:
-    parsed = parse_answer(garbage, 3, STAC)
+    parsed = parse_answer(garbage, 3, STAC, N)
     assert parsed.valid == () and parsed.read == 0
 
 
@@ -96,7 +167,7 @@ MADE_UP = [
 def _counts(turns: list[tuple[int, str, str]]) -> TurnCounts:
     total = TurnCounts()
     for j, gold, answer in turns:
-        total = total + count_turn(parse_answer(answer, j, STAC), parse_gold(gold), output_tokens=j)
+        total = total + count_turn(parse_answer(answer, j, STAC, N), parse_gold(gold), output_tokens=j)
     return total
 
 

@@ -8,13 +8,13 @@ format documented in ``shared/data/upstream/dialogue_parsing/SOURCE.md``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from bediscover_inspect.data import DataFormatError, LoadedRecords, load_records, require_field
-from bediscover_inspect.dialogue_parsing.prompts import SYSTEM_PROMPTS, user_prompt
+from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from bediscover_inspect.dialogue_parsing.relations import format_relations, parse_gold, window_start
 
 DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
@@ -56,31 +56,53 @@ def split_doc_id(doc_id: str, file: str, index: int) -> tuple[str, int]:
     return dialogue, int(turn)
 
 
-def check_record(record: dict[str, Any], file: str, index: int) -> Turn:
+def check_record(
+    record: dict[str, Any], file: str, index: int, relations: Sequence[str], n_edus: int | None = None
+) -> Turn:
     """Validate one record and return its :class:`Turn`.
+
+    Args:
+        record: one object of the data file.
+        file: the file's path (for messages); index: the record's position in it.
+        relations: the dataset's relation set (``prompts.RELATIONS[dataset]``); a gold label must be in it.
+        n_edus: number of utterances of the record's dialogue, when known; a gold parent must be below it.
 
     Raises:
         DataFormatError: a missing / mistyped field, a ``new_turn`` not numbered like the ``doc_id``, or a
-            ``gold`` that is not ``LABEL(x,j)`` relations on this turn (file, record and field named).
+            ``gold`` that is not ``LABEL(x,j)`` relations on this turn with a label of ``relations`` and a
+            parent x that is an utterance of the dialogue other than j (file, record and field named). The
+            real STAC / Molweni / MSDC files pass: every gold label is in the prompt's set, there is no
+            self-loop, and every parent (backward ones included) is an utterance of its dialogue.
     """
     doc_id = require_field(record, "doc_id", file, index, str)
     for name in ("context", "structure", "new_turn", "gold"):
         require_field(record, name, file, index, str)
     _, turn = split_doc_id(doc_id, file, index)
+    where = f"{file}, record {index} (doc_id={doc_id!r})"
     if not record["new_turn"].startswith(f"{turn}. "):
         raise DataFormatError(
-            f"{file}, record {index} (doc_id={doc_id!r}): field 'new_turn' should start with '{turn}. ', "
-            f"got {record['new_turn'][:40]!r}"
+            f"{where}: field 'new_turn' should start with '{turn}. ', got {record['new_turn'][:40]!r}"
         )
     try:
         gold = parse_gold(record["gold"])
     except ValueError as ex:
-        raise DataFormatError(f"{file}, record {index} (doc_id={doc_id!r}): field 'gold': {ex}") from ex
+        raise DataFormatError(f"{where}: field 'gold': {ex}") from ex
     for relation in gold:
         if relation.y != turn:
             raise DataFormatError(
-                f"{file}, record {index} (doc_id={doc_id!r}): field 'gold' has {relation} whose head is not "
-                f"the new turn {turn}"
+                f"{where}: field 'gold' has {relation} whose head is not the new turn {turn}"
+            )
+        if relation.label not in relations:
+            raise DataFormatError(
+                f"{where}: field 'gold' has {relation} whose label {relation.label!r} is not one of the "
+                f"dataset's relations {list(relations)}"
+            )
+        if relation.x == relation.y:
+            raise DataFormatError(f"{where}: field 'gold' has {relation}, a self-loop (parent = head)")
+        if n_edus is not None and relation.x >= n_edus:
+            raise DataFormatError(
+                f"{where}: field 'gold' has {relation} whose parent is not an utterance of the dialogue "
+                f"(ids 0 … {n_edus - 1})"
             )
     return Turn(turn, doc_id, record.get("id"), record["new_turn"], format_relations(gold))
 
@@ -90,13 +112,15 @@ def load_dataset_records(dataset: str, subset: str, data_dir: str | None) -> Loa
     return load_records(DATA_FILES[dataset], data_dir=data_dir, subset=subset)
 
 
-def record_to_sample(record: dict[str, Any], dataset: str, file: str = "", index: int = 0) -> Sample:
+def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: str = "", index: int = 0) -> Sample:
     """Single-turn sample (the paper's oracle "single turn"): the record's own context and gold structure.
 
     Id ``<dataset>_<doc_id>``; input = system prompt (Table 12, per dataset) + user prompt; target = gold.
-    Metadata: ``dataset``, ``dialogue``, ``turn`` (j), ``doc_id``, ``gold`` (possibly ``""``).
+    Metadata: ``dataset``, ``dialogue``, ``turn`` (j), ``doc_id``, ``gold`` (possibly ``""``), ``n_edus``
+    (utterances of the record's dialogue, :func:`dialogue_lengths`: the valid parents of a predicted relation
+    are ``0 … n_edus - 1`` but j, ``relations`` module rule 4).
     """
-    turn = check_record(record, file or DATA_FILES[dataset], index)
+    turn = check_record(record, file or DATA_FILES[dataset], index, RELATIONS[dataset], n_edus)
     dialogue, _ = split_doc_id(turn.doc_id, file, index)
     return Sample(
         id=f"{dataset}_{turn.doc_id}",
@@ -111,8 +135,22 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "", index
             "turn": turn.index,
             "doc_id": turn.doc_id,
             "gold": turn.gold,
+            "n_edus": n_edus,
         },
     )
+
+
+def dialogue_lengths(records: list[dict[str, Any]], file: str) -> dict[str, int]:
+    """``dialogue -> number of utterances`` (its last turn + 1) over the records of one file.
+
+    Raises:
+        DataFormatError: a record without a well-formed ``doc_id``.
+    """
+    lengths: dict[str, int] = {}
+    for index, record in enumerate(records):
+        dialogue, turn = split_doc_id(require_field(record, "doc_id", file, index, str), file, index)
+        lengths[dialogue] = max(lengths.get(dialogue, 0), turn + 1)
+    return lengths
 
 
 def group_dialogues(records: list[dict[str, Any]], file: str) -> dict[str, list[tuple[int, dict[str, Any]]]]:
@@ -150,7 +188,8 @@ def dialogue_to_sample(dialogue: str, items: list[tuple[int, dict[str, Any]]], d
     metadata: ``dataset``, ``dialogue``, ``edus`` (EDU lines, index = position), ``turns`` (one dict per
     new turn: ``turn``, ``doc_id``, ``gold``), ``n_turns``.
     """
-    turns = [check_record(record, file, index) for index, record in items]
+    n_edus = split_doc_id(items[-1][1]["doc_id"], file, items[-1][0])[1] + 1  # turns are 1 … k (group_dialogues)
+    turns = [check_record(record, file, index, RELATIONS[dataset], n_edus) for index, record in items]
     first_index, first = items[0]
     context_lines = first["context"].split("\n")
     for position, line in enumerate(context_lines):
@@ -194,7 +233,11 @@ def build_samples(
         provenance[dataset] = loaded.provenance()
         file = loaded.resolved.local_path
         if mode == "single-turn":
-            samples.extend(record_to_sample(r, dataset, file, i) for i, r in enumerate(loaded.records))
+            lengths = dialogue_lengths(loaded.records, file)
+            samples.extend(
+                record_to_sample(r, dataset, lengths[split_doc_id(r["doc_id"], file, i)[0]], file, i)
+                for i, r in enumerate(loaded.records)
+            )
         else:
             for dialogue, items in group_dialogues(loaded.records, file).items():
                 samples.append(dialogue_to_sample(dialogue, items, dataset, file))

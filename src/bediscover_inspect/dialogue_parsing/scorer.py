@@ -10,9 +10,10 @@ Counting decisions (README, "Scoring"):
 * per turn, predicted and gold relations are *sets*: link = pairs (x, y), full = triples (x, y, label);
   a gold pair with two labels (STAC 2 turns, MSDC 7) is one gold link and two gold triples;
 * gold backward relations (x > y: STAC 8, MSDC 56) stay in the gold; a predicted backward relation whose
-  y is the new turn is valid and can match them;
+  y is the new turn and whose x is an utterance of the dialogue is valid and can match them;
 * an empty-gold turn (STAC 4, Molweni 19, MSDC 8) adds no gold; anything predicted there is a false positive;
-* invalid relations (label outside the prompt's set, y not the new turn, x == y) are counted in
+* invalid relations (label outside the prompt's set, y not the new turn, x not an utterance of the
+  dialogue or x == y: ``relations`` module rule 4) are counted in
   ``invalid_rate`` = invalid / relations read, never used; ``no_relation_rate`` = turns whose answer held no
   ``LABEL(x, y)`` at all;
 * ``output_tokens`` / ``reasoning_tokens`` are per turn (sum over turns / turns), as the paper's "tok."
@@ -171,12 +172,13 @@ def dialogue_parsing_scorer() -> Scorer:
         relations = RELATIONS[dataset]
         if "turns" not in state.metadata:  # single turn
             j = int(state.metadata["turn"])
-            parsed = parse_answer(state.output.completion, j, relations)
+            parsed = parse_answer(state.output.completion, j, relations, int(state.metadata["n_edus"]))
             out_tokens, reasoning_tokens = usage_tokens(state.output)
             counts = count_turn(parsed, parse_gold(state.metadata["gold"]), out_tokens, reasoning_tokens)
             predicted = " ".join(str(r) for r in parsed.valid)
             turn = {"turn": j, "gold": state.metadata["gold"], "predicted": predicted, "invalid": list(parsed.invalid)}
             return _score(counts, predicted, [turn | {"counts": counts.as_dict()}])
+        n_edus = len(state.metadata["edus"])
         records = {r["turn"]: r for r in state.store.get(TURNS_STORE_KEY, [])}
         total = TurnCounts()
         turns: list[dict[str, Any]] = []
@@ -185,7 +187,7 @@ def dialogue_parsing_scorer() -> Scorer:
             j = int(turn["turn"])
             record = records.get(j)
             completion = record["completion"] if record else ""
-            parsed = parse_answer(completion, j, relations)
+            parsed = parse_answer(completion, j, relations, n_edus)
             counts = count_turn(
                 parsed,
                 parse_gold(turn["gold"]),

@@ -9,7 +9,8 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
 2. calls the active model with only ``[system prompt, that user prompt]`` — so prompt size per turn is
    bounded by the window, however long the dialogue — with the task's reasoning switch;
 3. parses the final completion (:func:`relations.parse_answer`) and keeps its valid relations as turn j's
-   structure for later turns.
+   structure for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the
+   dialogue) are logged but never shown to the model again.
 
 Every turn's prompt and completion are appended to ``state.messages`` (for the log viewer; they are not
 sent back to the model), each turn's parsed relations go to the transcript as an info event, and the
@@ -76,7 +77,7 @@ def incremental_parser(reasoning: bool = False) -> Solver:
             prompt = turn_prompt(edus, predicted, j)
             user = ChatMessageUser(content=prompt)
             output = await model.generate([system, user], config=config)
-            parsed = parse_answer(output.completion, j, RELATIONS[dataset])
+            parsed = parse_answer(output.completion, j, RELATIONS[dataset], len(edus))
             predicted[j] = format_relations(parsed.valid)
             out_tokens, reasoning_tokens = usage_tokens(output)
             record = {
