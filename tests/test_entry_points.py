@@ -35,3 +35,16 @@ def test_list_tasks_in_evals(data_root, tmp_path):
     proc = run_inspect(["list", "tasks", "evals"], data_root, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "evals/sentence_ordering.py@sentence_ordering" in proc.stdout
+
+
+def test_every_task_carries_the_report_marker(data_root):
+    """`bediscover report` only reads logs whose task metadata names the benchmark (and the task)."""
+    from bediscover_inspect.cli import TASK_NAMES, resolve_task
+
+    selectors = {"sentence_ordering": {"datasets": "nips-abs"}, "discourse_relations": {"corpora": "deu.pdtb.pcc"},
+                 "discourse_markers": {"dataset": "otherwise"}, "temporal_reasoning": {"dataset": "tdd-man"},
+                 "dialogue_parsing": {"dataset": "stac"}}
+    assert set(selectors) == set(TASK_NAMES)
+    for name in TASK_NAMES:
+        task = resolve_task(name)(**selectors[name])
+        assert task.metadata["benchmark"] == "BeDiscovER" and task.metadata["task"] == name, name

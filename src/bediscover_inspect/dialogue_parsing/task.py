@@ -65,5 +65,12 @@ def dialogue_parsing(
         scorer=dialogue_parsing_scorer(),
         config=generation_config(reasoning),
         epochs=Epochs(1, pooled_counts()),
-        metadata={"data": provenance, "mode": mode, "datasets": datasets, "reasoning": reasoning},
+        metadata={
+            "benchmark": "BeDiscovER",
+            "task": "dialogue_parsing",
+            "data": provenance,
+            "mode": mode,
+            "datasets": datasets,
+            "reasoning": reasoning,
+        },
     )
