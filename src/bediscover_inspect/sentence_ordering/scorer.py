@@ -118,14 +118,16 @@ def sentence_ordering_metrics(group_key: str = "dataset") -> list[Metric | dict[
 def sentence_ordering_scorer() -> Scorer:
     """Score one ordering answer against the gold ``shuf_idx`` order.
 
-    Reads sample metadata ``gold_order`` (0-based shuffled indices, length n) and ``shuffled_sentences``.
+    Reads sample metadata ``gold_order`` (0-based shuffled indices, length n) and ``canonical_ids``
+    (:func:`canonical_ids` of the shuffled sentences, computed once when the sample is built: the sentence texts
+    are in the prompt already, and Inspect copies sample metadata for every metric).
     Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios; the corpus Acc and LCS are micro averages
     computed from the counts in ``Score.metadata``), ``skip``, ``kendall_tau``, ``lumr``, ``invalid``,
     ``output_tokens``, ``reasoning_tokens``. ``Score.answer`` is the parsed marker sequence.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        canonical = canonical_ids(state.metadata["shuffled_sentences"])
+        canonical = state.metadata["canonical_ids"]
         gold = canonicalise(state.metadata["gold_order"], canonical)
         raw = parse_markers(state.output.completion if state.output else "")
         pred = canonicalise(raw, canonical)

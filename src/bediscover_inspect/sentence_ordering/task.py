@@ -16,7 +16,7 @@ from inspect_ai.solver import system_message
 from ..data import DataFormatError, check_subset, load_records, require_field
 from ..generation import generate_with_thinking, generation_config
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
-from .scorer import sentence_ordering_scorer
+from .scorer import canonical_ids, sentence_ordering_scorer
 
 DATASETS: tuple[str, ...] = (
     "aan-abstract",
@@ -80,7 +80,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
             "record_id": record_id,
             "gold": marker_sequence(gold_order),
             "gold_order": gold_order,
-            "shuffled_sentences": shuffled,
+            "canonical_ids": canonical_ids(shuffled),
             "n_sentences": len(shuffled),
         },
     )
