@@ -29,7 +29,7 @@ import warnings
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Sequence
 
 logger = logging.getLogger(__name__)
 
@@ -452,6 +452,36 @@ def check_subset(subset: str) -> None:
     """Raise ``ValueError`` naming the valid choices unless ``subset`` is ``"paper"`` or ``"full"``."""
     if subset not in SUBSETS:
         raise ValueError(f"subset must be one of {list(SUBSETS)}, got {subset!r}")
+
+
+def select_datasets(
+    value: str | Sequence[str] | None, choices: Sequence[str], parameter: str = "dataset", paper_order: bool = True
+) -> list[str]:
+    """Normalise a dataset-selector task parameter (``-T dataset=a,b`` arrives as one comma-separated string).
+
+    Args:
+        value: ``None`` or ``"all"`` (every choice), one name, a comma-separated string, or a list of names.
+        choices: the valid names, in the paper's order.
+        parameter: the parameter's name, for the error message.
+        paper_order: return the names in ``choices`` order (else in the order given); duplicates dropped.
+
+    Raises:
+        ValueError: an unknown name or an empty selection; the message lists the valid choices.
+    """
+    if value is None:
+        names = ["all"]
+    else:
+        items = value.split(",") if isinstance(value, str) else list(value)
+        names = [str(item).strip() for item in items if str(item).strip()]
+    if "all" in names:
+        return list(choices)
+    unknown = [name for name in names if name not in choices]
+    if unknown or not names:
+        raise ValueError(
+            f"{parameter} must be 'all' or one or more of {list(choices)}; got {value!r}"
+            + (f" (unknown: {unknown})" if unknown else "")
+        )
+    return [name for name in choices if name in names] if paper_order else list(dict.fromkeys(names))
 
 
 @dataclass(frozen=True)

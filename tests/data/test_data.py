@@ -215,3 +215,15 @@ def test_require_field_rejects_json_true_as_int():
     with pytest.raises(DataFormatError, match=r"f.json, record 3 \(id=True\): field 'id' should be int, got bool"):
         data.require_field({"id": True}, "id", "f.json", 3, int)
     assert data.require_field({"id": 7}, "id", "f.json", 3, (int, str)) == 7
+
+
+def test_select_datasets_shared_by_every_task_selector():
+    choices = ("a", "b", "c")
+    assert data.select_datasets(None, choices) == ["a", "b", "c"]
+    assert data.select_datasets("c, a,c", choices) == ["a", "c"]
+    assert data.select_datasets("c, a,c", choices, paper_order=False) == ["c", "a"]
+    assert data.select_datasets(["b", "all"], choices) == ["a", "b", "c"]
+    with pytest.raises(ValueError, match=r"corpora must be 'all' or one or more of \['a', 'b', 'c'\].*unknown: \['d'\]"):
+        data.select_datasets("a,d", choices, "corpora")
+    with pytest.raises(ValueError, match="one or more of"):
+        data.select_datasets(" , ", choices)

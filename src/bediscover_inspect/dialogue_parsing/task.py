@@ -8,7 +8,7 @@ from __future__ import annotations
 from inspect_ai import Epochs, Task, task
 from inspect_ai.solver import Solver
 
-from bediscover_inspect.data import check_subset
+from bediscover_inspect.data import check_subset, select_datasets
 from bediscover_inspect.dialogue_parsing.dataset import DATASETS, MODES, make_dataset
 from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_scorer, pooled_counts
 from bediscover_inspect.dialogue_parsing.solver import incremental_parser
@@ -16,19 +16,12 @@ from bediscover_inspect.generation import generate_with_thinking, generation_con
 
 
 def resolve_datasets(dataset: str | list[str]) -> list[str]:
-    """``"all"``, one name, a comma-separated string or a list -> dataset names in :data:`DATASETS` order.
+    """The ``dataset`` parameter as names in :data:`DATASETS` order (see :func:`bediscover_inspect.data.select_datasets`).
 
     Raises:
-        ValueError: an unknown name (the message lists the valid ones).
+        ValueError: an unknown name or an empty selection; the message lists the valid choices.
     """
-    names = dataset.split(",") if isinstance(dataset, str) else list(dataset)
-    names = [n.strip().lower() for n in names if n.strip()]
-    if not names or names == ["all"]:
-        return list(DATASETS)
-    unknown = [n for n in names if n not in DATASETS]
-    if unknown:
-        raise ValueError(f"dataset must be 'all' or among {list(DATASETS)}, got {unknown}")
-    return [d for d in DATASETS if d in names]
+    return select_datasets(dataset, DATASETS, "dataset")
 
 
 @task

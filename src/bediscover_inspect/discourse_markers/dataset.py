@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from ..data import DataFormatError, LoadedRecords, load_records, require_field
+from ..data import DataFormatError, LoadedRecords, load_records, require_field, select_datasets
 from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
 DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
@@ -52,26 +52,12 @@ _TRAILING_WEAK = re.compile(r"[\s,;:]+$")
 
 
 def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
-    """Normalise the ``dataset`` task parameter into a list of dataset names in the paper's order.
-
-    Args:
-        dataset: ``"all"`` / ``None`` (all three), one name, a comma-separated string of names, or a list.
+    """The ``dataset`` parameter as names in the paper's order (see :func:`~bediscover_inspect.data.select_datasets`).
 
     Raises:
         ValueError: an unknown name or an empty selection; the message lists the valid choices.
     """
-    if dataset is None:
-        names = ["all"]
-    elif isinstance(dataset, str):
-        names = [part.strip() for part in dataset.split(",") if part.strip()]
-    else:
-        names = [str(part).strip() for part in dataset]
-    if "all" in names:
-        return list(DATASETS)
-    unknown = [name for name in names if name not in DATASETS]
-    if unknown or not names:
-        raise ValueError(f"dataset must be 'all' or one or more of {list(DATASETS)}, got {dataset!r}")
-    return [name for name in DATASETS if name in names]
+    return select_datasets(dataset, DATASETS, "dataset")
 
 
 def check_context(context: str | int) -> str:

@@ -13,7 +13,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.solver import system_message
 
-from ..data import DataFormatError, check_subset, load_records, require_field
+from ..data import DataFormatError, check_subset, load_records, require_field, select_datasets
 from ..generation import generate_with_thinking, generation_config
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids, sentence_ordering_scorer
@@ -36,18 +36,12 @@ def data_path(dataset: str) -> str:
 
 
 def parse_datasets(datasets: str | list[str] | tuple[str, ...] | None) -> list[str]:
-    """Normalise the ``datasets`` parameter: ``None``/``"all"`` → all seven; a comma list or list → those.
+    """The ``datasets`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
 
     Raises:
         ValueError: an unknown dataset name (the message lists the valid ones).
     """
-    if datasets is None or datasets == "all":
-        return list(DATASETS)
-    names = [d.strip() for d in (datasets.split(",") if isinstance(datasets, str) else datasets) if d.strip()]
-    unknown = [d for d in names if d not in DATASETS]
-    if unknown or not names:
-        raise ValueError(f"unknown sentence-ordering dataset(s) {unknown or names}; choose from {list(DATASETS)}")
-    return list(dict.fromkeys(names))
+    return select_datasets(datasets, DATASETS, "datasets", paper_order=False)
 
 
 def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", index: int = 0) -> Sample:

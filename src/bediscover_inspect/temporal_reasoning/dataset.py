@@ -19,7 +19,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from ..data import DataFormatError, require_field
+from ..data import DataFormatError, require_field, select_datasets
 from .prompts import RELATION_LABELS, relation_user_prompt, tot_user_prompt
 from .tot_answers import parse_gold
 
@@ -57,20 +57,12 @@ _TYPE = re.compile(r"^EVENT (e\d+)$")
 
 
 def parse_datasets(dataset: str | list[str] | tuple[str, ...] | None) -> list[str]:
-    """``None`` / ``"all"`` → the three datasets; a name, comma list or list → those, in the given order.
+    """The ``dataset`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
 
     Raises:
         ValueError: unknown name (the message lists the valid choices) or an empty selection.
     """
-    if dataset is None or dataset == "all":
-        return list(DATASETS)
-    names = [d.strip() for d in (dataset.split(",") if isinstance(dataset, str) else dataset) if d.strip()]
-    unknown = [d for d in names if d not in DATASETS]
-    if unknown or not names:
-        raise ValueError(
-            f"unknown temporal-reasoning dataset(s) {unknown or names!r}; choose 'all' or from {list(DATASETS)}"
-        )
-    return list(dict.fromkeys(names))
+    return select_datasets(dataset, DATASETS, "dataset", paper_order=False)
 
 
 def check_context(context: str) -> None:
