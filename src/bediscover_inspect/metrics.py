@@ -10,9 +10,9 @@ Conventions every task scorer follows so these metrics (and the report) can read
 * Metrics are grouped by the sample metadata key ``dataset`` (``grouped(…, "dataset")``), with ``all``
   over every sample, as the paper reports per dataset.
 
-Weighted precision / recall / F1 follow the paper's Appendix C tables ("weighted-Pre/Rec/F1"):
-scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)`` over the gold
-labels' support; an invalid answer is its own predicted class ``INVALID_ANSWER``, which has no support, so it
+Weighted precision / recall / F1 follow the paper's Appendix C tables ("weighted-Pre/Rec/F1"), with
+scikit-learn's definition (``precision_recall_fscore_support(average="weighted", zero_division=0)``, counted
+here, checked against scikit-learn in the tests) over the gold labels' support; an invalid answer is its own predicted class ``INVALID_ANSWER``, which has no support, so it
 lowers recall (and accuracy) of the gold class and never raises precision.
 """
 
@@ -40,18 +40,32 @@ def _labels_of(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
 
 
 def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
-    """Weighted precision, recall and F1 (scikit-learn, ``zero_division=0``) of label lists of equal length.
+    """Weighted precision, recall and F1 of two label lists of equal length (Appendix C "weighted-Pre/Rec/F1").
 
-    Returns ``(0, 0, 0)`` for empty input.
+    The definition is scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)``:
+    per label ``l`` in gold ∪ pred, P_l = tp_l / predicted_l, R_l = tp_l / support_l, F1_l = 2·tp_l /
+    (support_l + predicted_l), each 0 when its denominator is 0; the three are averaged with weights support_l
+    (gold count), so a label only ever predicted (e.g. ``INVALID_ANSWER``) has weight 0. Computed here from
+    counts because importing scikit-learn costs an eval process ~1.2 s and ~118 MB (``benchmarks/README.md``,
+    issue 8); ``tests/shared/test_metrics_reference.py`` checks it against scikit-learn to 1e-12.
+
+    Returns ``(0, 0, 0)`` for empty input. Raises ``ValueError`` if the lists differ in length.
     """
+    if len(gold) != len(pred):
+        raise ValueError(f"weighted_prf: {len(gold)} gold labels but {len(pred)} predictions")
     if not gold:
         return 0.0, 0.0, 0.0
-    from sklearn.metrics import precision_recall_fscore_support
-
-    precision, recall, f1, _ = precision_recall_fscore_support(
-        list(gold), list(pred), average="weighted", zero_division=0
-    )
-    return float(precision), float(recall), float(f1)
+    support = Counter(gold)
+    predicted = Counter(pred)
+    true_positive = Counter(g for g, p in zip(gold, pred) if g == p)
+    precision = recall = f1 = 0.0
+    for label, weight in support.items():
+        tp = true_positive[label]
+        precision += weight * (tp / predicted[label] if predicted[label] else 0.0)
+        recall += weight * (tp / weight)
+        f1 += weight * (2 * tp / (weight + predicted[label]))
+    total = len(gold)
+    return precision / total, recall / total, f1 / total
 
 
 def _weighted(index: int) -> Callable[[list[SampleScore]], Value]:
