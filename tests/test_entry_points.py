@@ -8,6 +8,8 @@ import sys
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from bediscover_inspect.metrics import measures_by_group
+
 from tests.conftest import REPO_ROOT
 
 
@@ -27,8 +29,7 @@ def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
     assert log.eval.task.endswith("sentence_ordering") and log.status == "success"
     assert log.results.completed_samples == 3
     # mockllm's canned answer has no sentence marker: scored invalid, not dropped
-    invalid = next(s for s in log.results.scores if s.name == "invalid")
-    assert invalid.metrics["grouped_all"].value == 1.0
+    assert measures_by_group(log)["invalid"]["all"] == 1.0
 
 
 def test_list_tasks_in_evals(data_root, tmp_path):

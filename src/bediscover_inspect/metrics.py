@@ -1,27 +1,36 @@
-"""Shared metrics: classification scores (accuracy, weighted P/R/F1), invalid rate and token means.
+"""Shared metrics: one list-form metric per scorer computing every reported measure, per group.
 
 Conventions every task scorer follows so these metrics (and the report) can read it:
 
-* ``Score.value`` is a dict of numbers, one key per reported measure (Inspect overwrites two ``grouped``
-  metrics under one key); ``invalid`` (0/1), ``output_tokens`` and ``reasoning_tokens`` are common to all
-  tasks; tasks add their own keys (``pmr``, ``lcs`` …).
+* ``Score.value`` is a dict of numbers for the per-sample view: ``accuracy`` (or the task's own measures,
+  ``pmr``, ``lcs`` …), ``invalid`` (0/1), ``output_tokens`` and ``reasoning_tokens``.
 * For classification tasks ``Score.answer`` is the parsed label (``INVALID_ANSWER`` when nothing could be
   read) and ``Score.metadata["gold"]`` the gold label.
-* Metrics are grouped by the sample metadata key ``dataset`` (``grouped(…, "dataset")``), with ``all``
-  over every sample, as the paper reports per dataset.
+* Each scorer has **one** metric, made by :func:`measures_metric` from a spec ``{measure: reduction}``. It
+  returns ``{"<measure>/<group>": value}``: ``all`` over every sample, then one entry per group. A measure named
+  ``<key>_by_<group_key>`` reduces the value key ``<key>`` grouped by the sample metadata ``<group_key>``
+  (``accuracy_by_framework``); any other measure is grouped by ``dataset``, as the paper reports per dataset
+  (:func:`group_key_of`). :func:`log_measures` reads these back from a log.
+
+  Why one metric and not Inspect's ``grouped`` per value key: Inspect deep-copies every sample score once per
+  value key of a dict-form metric, at each of the (throttled) live metric updates and the end-of-eval
+  computations; with 7–10 keys that was the largest per-sample cost of the suite (issue 8,
+  ``benchmarks/README.md``). A list-form metric reads each score once and copies nothing.
 
 Weighted precision / recall / F1 follow the paper's Appendix C tables ("weighted-Pre/Rec/F1"), with
 scikit-learn's definition (``precision_recall_fscore_support(average="weighted", zero_division=0)``, counted
-here, checked against scikit-learn in the tests) over the gold labels' support; an invalid answer is its own predicted class ``INVALID_ANSWER``, which has no support, so it
-lowers recall (and accuracy) of the gold class and never raises precision.
+here, checked against scikit-learn in the tests) over the gold labels' support; an invalid answer is its own
+predicted class ``INVALID_ANSWER``, which has no support, so it lowers recall (and accuracy) of the gold class
+and never raises precision.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, Value, grouped, mean, metric
+from inspect_ai.scorer import Metric, SampleScore, Value
 
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read."""
@@ -68,31 +77,6 @@ def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float
     return precision / total, recall / total, f1 / total
 
 
-def _weighted(index: int) -> Callable[[list[SampleScore]], Value]:
-    def compute(scores: list[SampleScore]) -> Value:
-        return weighted_prf(*_labels_of(scores))[index]
-
-    return compute
-
-
-@metric(name="weighted_precision")
-def weighted_precision() -> Metric:
-    """Weighted precision over gold support (Appendix C "weighted-Pre"); reads answer + metadata["gold"]."""
-    return _weighted(0)
-
-
-@metric(name="weighted_recall")
-def weighted_recall() -> Metric:
-    """Weighted recall (Appendix C "weighted-Rec"); equals accuracy for single-label answers."""
-    return _weighted(1)
-
-
-@metric(name="weighted_f1")
-def weighted_f1() -> Metric:
-    """Weighted F1 (Appendix C "weighted-F1")."""
-    return _weighted(2)
-
-
 def confusion_counts(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, int]]:
     """Confusion matrix as ``{gold_label: {predicted_label: count}}`` (invalid answers as ``INVALID_ANSWER``)."""
     table: dict[str, Counter[str]] = {}
@@ -101,53 +85,173 @@ def confusion_counts(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict
     return {g: dict(sorted(c.items())) for g, c in sorted(table.items())}
 
 
-def token_metrics(group_key: str = "dataset") -> dict[str, list[Metric]]:
-    """Dict-metrics for the token keys: mean output and reasoning tokens per sample, grouped."""
-    return {
-        "output_tokens": [grouped(mean(), group_key)],
-        "reasoning_tokens": [grouped(mean(), group_key)],
-    }
+ALL_GROUP = "all"
+"""Group name of the value over every sample."""
+
+Reduction = Callable[[Sequence[SampleScore], str], float]
+"""``(scores of one group, score-value key) -> value``: how a measure turns sample scores into one number."""
+
+_REDUCTIONS: dict[str, Reduction] = {}
 
 
-CLASSIFICATION_KEYS: tuple[str, ...] = (
-    "accuracy", "weighted_precision", "weighted_recall", "weighted_f1", "invalid", "output_tokens", "reasoning_tokens"
-)
-"""Score-value keys of a classification scorer, one per reported measure (see :func:`classification_value`)."""
+def register_reduction(name: str, reduction: Reduction) -> None:
+    """Make ``reduction`` usable in :func:`measures_metric` specs under ``name`` (tasks register their own).
+
+    Raises:
+        ValueError: ``name`` is already registered to a different function.
+    """
+    known = _REDUCTIONS.get(name)
+    if known is not None and known is not reduction:
+        raise ValueError(f"reduction {name!r} is already registered")
+    _REDUCTIONS[name] = reduction
+
+
+def mean_of_value(scores: Sequence[SampleScore], key: str) -> float:
+    """Mean of ``Score.value[key]`` over ``scores`` (0.0 for none).
+
+    Raises:
+        ValueError: a score whose value is not a dict with a number under ``key`` (names sample and key).
+    """
+    total = 0.0
+    for item in scores:
+        value = item.score.value
+        number = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+        total += number
+    return total / len(scores) if scores else 0.0
+
+
+def micro_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """Micro-averaged F1 over all labels (scikit-learn's ``f1_score(average="micro")``); 0.0 for empty input.
+
+    With exactly one predicted label per item (an invalid answer being its own label) micro precision = micro
+    recall = the share of items labelled correctly, so micro-F1 is that share (paper Table 3, "Scores are
+    micro-F1"; the tests check it against scikit-learn). Raises ``ValueError`` if the lists differ in length.
+    """
+    if len(gold) != len(pred):
+        raise ValueError(f"micro_f1: {len(gold)} gold labels but {len(pred)} predictions")
+    if not gold:
+        return 0.0
+    return sum(g == p for g, p in zip(gold, pred)) / len(gold)
+
+
+register_reduction("mean", mean_of_value)
+register_reduction("weighted_precision", lambda scores, _key: weighted_prf(*_labels_of(scores))[0])
+register_reduction("weighted_recall", lambda scores, _key: weighted_prf(*_labels_of(scores))[1])
+register_reduction("weighted_f1", lambda scores, _key: weighted_prf(*_labels_of(scores))[2])
+register_reduction("micro_f1", lambda scores, _key: micro_f1(*_labels_of(scores)))
+
+_BY = re.compile(r"^(?P<key>.+)_by_(?P<group_key>[A-Za-z0-9]+)$")
+
+
+def group_key_of(measure: str) -> tuple[str, str]:
+    """``measure`` -> ``(score-value key, sample-metadata group key)``.
+
+    ``accuracy_by_framework`` -> ``("accuracy", "framework")``; any measure without ``_by_<key>`` ->
+    ``(measure, "dataset")``.
+    """
+    found = _BY.match(measure)
+    return (found["key"], found["group_key"]) if found else (measure, "dataset")
+
+
+def _partition(scores: Sequence[SampleScore], group_key: str) -> dict[str, list[SampleScore]]:
+    groups: dict[str, list[SampleScore]] = {}
+    for item in scores:
+        metadata = item.sample_metadata
+        if metadata is None or group_key not in metadata:
+            raise ValueError(f"sample {item.sample_id}: sample metadata has no {group_key!r} to group by")
+        groups.setdefault(str(metadata[group_key]), []).append(item)
+    return groups
+
+
+def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric:
+    """One list-form metric computing every measure of ``spec`` over all samples and per group.
+
+    Args:
+        spec: ``{measure: reduction name}`` in report order; measures follow :func:`group_key_of`; reductions
+            are ``mean`` (of the value key), ``weighted_precision`` / ``weighted_recall`` / ``weighted_f1`` /
+            ``micro_f1`` (from ``Score.answer`` and ``Score.metadata["gold"]``) or one a task registered.
+        include_all: report ``<measure>/all``; a scorer whose samples are one dataset sets it False when another
+            scorer of the same task already reports an ``all`` under the same measure names.
+
+    Returns:
+        A metric whose value is ``{"<measure>/all": v, "<measure>/<group>": v, …}`` (groups in order of first
+        appearance); ``{}`` for no scores.
+
+    Raises:
+        ValueError: an unknown reduction (at construction); a sample without the group key or value key (at
+            computation, naming the sample).
+    """
+    unknown = sorted({r for r in spec.values() if r not in _REDUCTIONS})
+    if unknown:
+        raise ValueError(f"unknown reduction(s) {unknown}; registered: {sorted(_REDUCTIONS)}")
+    plan = [(measure, *group_key_of(measure), _REDUCTIONS[reduction]) for measure, reduction in spec.items()]
+
+    def compute(scores: list[SampleScore]) -> Value:
+        if not scores:
+            return {}
+        partitions: dict[str, dict[str, list[SampleScore]]] = {}
+        values: dict[str, Any] = {}
+        for measure, key, group_key, reduce in plan:
+            if group_key not in partitions:
+                partitions[group_key] = _partition(scores, group_key)
+            if include_all:
+                values[f"{measure}/{ALL_GROUP}"] = reduce(scores, key)
+            for group, members in partitions[group_key].items():
+                values[f"{measure}/{group}"] = reduce(members, key)
+        return values
+
+    return compute
+
+
+CLASSIFICATION_MEASURES: dict[str, str] = {
+    "accuracy": "mean",
+    "weighted_precision": "weighted_precision",
+    "weighted_recall": "weighted_recall",
+    "weighted_f1": "weighted_f1",
+    "invalid": "mean",
+    "output_tokens": "mean",
+    "reasoning_tokens": "mean",
+}
+"""Spec of a single-label classification scorer (Tables 2–4, 13–31): accuracy, Appendix C weighted P/R/F1,
+invalid-answer rate, mean output and reasoning tokens per sample; values from :func:`classification_value`."""
 
 
 def classification_value(correct: bool, invalid: bool, output_tokens: int, reasoning_tokens: int) -> dict[str, float]:
-    """``Score.value`` for one classification answer.
+    """``Score.value`` for one classification answer: ``accuracy`` and ``invalid`` (0/1) and the token counts.
 
-    Inspect keys a dict-metric result by the metric's registry name, so two ``grouped`` metrics under one
-    score key overwrite each other; each measure therefore has its own key. The weighted P/R/F1 keys carry
-    the 0/1 correctness as a placeholder: their metrics read ``Score.answer`` and ``Score.metadata["gold"]``.
+    The weighted P/R/F1 measures read ``Score.answer`` and ``Score.metadata["gold"]`` instead.
     """
-    hit = 1.0 if correct else 0.0
     return {
-        "accuracy": hit,
-        "weighted_precision": hit,
-        "weighted_recall": hit,
-        "weighted_f1": hit,
+        "accuracy": 1.0 if correct else 0.0,
         "invalid": 1.0 if invalid else 0.0,
         "output_tokens": float(output_tokens),
         "reasoning_tokens": float(reasoning_tokens),
     }
 
 
-def classification_metrics(group_key: str = "dataset") -> list[Metric | dict[str, list[Metric]]]:
-    """Task metrics for a single-label classification scorer, grouped by ``group_key`` with an ``all`` entry.
+def log_measures(log: Any, scorer: str | None = None) -> list[tuple[str, str, str, float]]:
+    """Every ``(measure, group_key, group, value)`` a suite metric wrote into ``log.results`` (header enough).
 
-    One score per measure: ``accuracy``, ``weighted_precision``, ``weighted_recall``, ``weighted_f1``,
-    ``invalid`` (invalid-answer rate) and the token means; each holds one value per group plus ``all``.
-    Scorers build their value with :func:`classification_value`.
+    Reads the metrics named ``<measure>/<group>`` (see the module docstring) of every scorer, or of ``scorer``
+    only; others (from a scorer outside the suite) are left out. Returns ``[]`` for a log without results.
     """
-    return [
-        {
-            "accuracy": [grouped(mean(), group_key)],
-            "weighted_precision": [grouped(weighted_precision(), group_key)],
-            "weighted_recall": [grouped(weighted_recall(), group_key)],
-            "weighted_f1": [grouped(weighted_f1(), group_key)],
-            "invalid": [grouped(mean(), group_key)],
-        }
-        | token_metrics(group_key)
-    ]
+    rows: list[tuple[str, str, str, float]] = []
+    results = getattr(log, "results", None)
+    for score in (results.scores if results else None) or []:
+        if scorer is not None and score.scorer != scorer:
+            continue
+        for name, item in score.metrics.items():
+            measure, slash, group = name.partition("/")
+            if slash and measure and group:
+                rows.append((measure, group_key_of(measure)[1], group, float(item.value)))
+    return rows
+
+
+def measures_by_group(log: Any, scorer: str | None = None) -> dict[str, dict[str, float]]:
+    """:func:`log_measures` as ``{measure: {group: value}}`` (convenient in notebooks and tests)."""
+    table: dict[str, dict[str, float]] = {}
+    for measure, _group_key, group, value in log_measures(log, scorer):
+        table.setdefault(measure, {})[group] = value
+    return table

@@ -13,6 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver._task_state import sample_state  # test-only: which sample a mock call belongs to
 
+from bediscover_inspect.metrics import measures_by_group
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from tests.helpers import answer_with, scripted_model
@@ -31,7 +32,7 @@ def _new_turn(messages: Sequence[ChatMessage]) -> int:
 def _metrics(log: EvalLog) -> dict[str, dict[str, float]]:
     assert log.status == "success", log.error
     assert log.results is not None
-    return {s.name: {k: v.value for k, v in s.metrics.items()} for s in log.results.scores if s.metrics}
+    return measures_by_group(log)
 
 
 def _run(tmp_path: Path, task, model, **kwargs) -> EvalLog:
@@ -71,8 +72,8 @@ def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> No
     assert turn_records[3]["completion"] == "Sure: PARALLEL(3, 4) BOGUS(3,4)"
     assert turn_records[3]["predicted"] == "PARALLEL(3,4)" and turn_records[3]["invalid"] == ["BOGUS(3,4)"]
     metrics = _metrics(log)
-    assert metrics["invalid_rate"]["grouped_stac"] == pytest.approx(0.5)
-    assert metrics["link_precision"]["grouped_stac"] == pytest.approx(hits / 7)
+    assert metrics["invalid_rate"]["stac"] == pytest.approx(0.5)
+    assert metrics["link_precision"]["stac"] == pytest.approx(hits / 7)
     info = [e for e in sample.events if e.event == "info" and (e.source or "").startswith("dialogue_parsing turn")]
     assert len(info) == 7 and info[0].data == {"turn": 1, "predicted": "PARALLEL(0,1)", "invalid": ["BOGUS(0,1)"]}
 
@@ -94,8 +95,8 @@ def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int) -> Non
     assert len(log.samples) == samples
     assert sum(s.scores["dialogue_parsing_scorer"].metadata["counts"]["turns"] for s in log.samples) == turns
     for key in ("link_f1", "full_f1", "link_precision", "link_recall", "full_precision", "full_recall"):
-        assert metrics[key][f"grouped_{dataset}"] == 1.0, key
-    assert metrics["invalid_rate"][f"grouped_{dataset}"] == 0.0
+        assert metrics[key][dataset] == 1.0, key
+    assert metrics["invalid_rate"][dataset] == 0.0
 
 
 GOLD_CASES = [
@@ -133,7 +134,7 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
     total = {k: sum(s.scores["dialogue_parsing_scorer"].metadata["counts"][k] for s in log.samples)
              for k in ("turns", "relations_invalid", "relations_read")}
     assert total["relations_invalid"] >= 2 * total["turns"]
-    assert metrics["invalid_rate"]["grouped_molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
+    assert metrics["invalid_rate"]["molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
 
 
 def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
@@ -157,7 +158,7 @@ def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
         assert structure == " ".join(f"COMMENT({y - 1},{y})" for y in range(1, k))
     counts = sample.scores["dialogue_parsing_scorer"].metadata["counts"]
     assert (counts["relations_read"], counts["relations_invalid"], counts["link_pred"]) == (35, 28, 7)
-    assert metrics["invalid_rate"]["grouped_stac"] == pytest.approx(28 / 35)
+    assert metrics["invalid_rate"]["stac"] == pytest.approx(28 / 35)
 
 
 def test_single_turn_parent_bound_is_the_dialogue_length(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from bediscover_inspect.dialogue_parsing.relations import (
     parse_gold,
     window_structure,
 )
-from bediscover_inspect.dialogue_parsing.scorer import measure_from_counts, micro, pooled_counts
+from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_measures, measure_from_counts, pooled_counts
 
 STAC = RELATIONS["stac"]
 N = 8  # utterances 0 … 7 of the made-up dialogues below
@@ -203,14 +203,16 @@ def test_metric_is_micro_not_mean_of_dialogues() -> None:
     assert measure_from_counts(a.as_dict(), "link_f1") == pytest.approx(8 / 9)
     assert measure_from_counts(b.as_dict(), "link_f1") == pytest.approx(1 / 3)
     scores = [_sample_score("A", a), _sample_score("B", b)]
-    assert micro("link_f1")(scores) == pytest.approx(2 / 3)  # not (8/9 + 1/3) / 2 = 0.611
-    assert micro("full_f1")(scores) == pytest.approx(0.5)
-    assert micro("invalid_rate")(scores) == pytest.approx(2 / 11)
+    values = dialogue_parsing_measures()(scores)
+    assert values["link_f1/all"] == values["link_f1/stac"] == pytest.approx(2 / 3)  # not (8/9 + 1/3) / 2 = 0.611
+    assert values["full_f1/all"] == pytest.approx(0.5)
+    assert values["invalid_rate/stac"] == pytest.approx(2 / 11)
+    assert list(values)[:2] == ["link_f1/all", "link_f1/stac"]
 
 
-def test_metric_rejects_unknown_measure() -> None:
+def test_measure_from_counts_rejects_unknown_measure() -> None:
     with pytest.raises(ValueError, match="link_f1"):
-        micro("f1")
+        measure_from_counts(_counts(MADE_UP).as_dict(), "f1")
 
 
 def test_epoch_reducer_pools_counts() -> None:

@@ -8,7 +8,7 @@ from inspect_ai import eval as inspect_eval
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.discourse_markers.dataset import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.metrics import INVALID_ANSWER
+from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
 
 
 @pytest.mark.gguf
@@ -31,5 +31,4 @@ def test_embedded_model_scores_one_sample_per_dataset(tmp_path):
         assert score.value["invalid"] == (1.0 if score.answer == INVALID_ANSWER else 0.0)
         assert 0 < score.value["output_tokens"] <= 24
         assert score.explanation == sample.output.completion
-    accuracy = next(s for s in log.results.scores if s.name == "accuracy").metrics
-    assert set(accuracy) == {"grouped_just-manual", "grouped_just-subtitle", "grouped_otherwise", "grouped_all"}
+    assert list(measures_by_group(log)["accuracy"]) == ["all", "just-manual", "just-subtitle", "otherwise"]

@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 from bediscover_inspect.discourse_markers.dataset import DATASETS, LABELS
 from bediscover_inspect.discourse_markers.scorer import ALIASES, confusion_matrices, parse_answer
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.metrics import INVALID_ANSWER
+from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
 from tests.helpers import answer_with, scripted_model
 
 
@@ -80,8 +80,7 @@ def test_parser_fuzz_never_raises(completion, dataset):
 
 
 def _values(log, key):
-    score = next(s for s in log.results.scores if s.name == key)
-    return {name.removeprefix("grouped_"): metric.value for name, metric in score.metrics.items()}
+    return measures_by_group(log)[key]
 
 
 def test_gold_answer_run_scores_one_everywhere(tmp_path):

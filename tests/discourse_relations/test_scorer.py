@@ -7,46 +7,48 @@ import random
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset
-from inspect_ai.scorer import SampleScore, Score, Target, grouped, mean
+from inspect_ai.scorer import SampleScore, Score, Target
 
 from bediscover_inspect.discourse_relations.prompts import LABELS
-from bediscover_inspect.discourse_relations.scorer import discourse_relation_scorer
+from bediscover_inspect.discourse_relations.scorer import discourse_relation_measures, discourse_relation_scorer
 from bediscover_inspect.discourse_relations.task import discourse_relations
-from bediscover_inspect.metrics import INVALID_ANSWER
+from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
 
 from ..helpers import answer_with, output_with_usage, scripted_model
 
 
 def _metrics(log, key: str) -> dict[str, float]:
-    score = next(s for s in log.results.scores if s.name == key)
-    return {m.name: m.value for m in score.metrics.values()}
+    return measures_by_group(log)[key]
 
 
 def _sample_score(corpus: str, framework: str, language: str, hit: float, i: int) -> SampleScore:
+    value = {"accuracy": float(hit), "invalid": 0.0, "output_tokens": 0.0, "reasoning_tokens": 0.0}
     return SampleScore(
-        score=Score(value=hit),
+        score=Score(value=value, answer="Elaboration" if hit else "Contrast", metadata={"gold": "Elaboration"}),
         sample_id=f"{corpus}_{i}",
         sample_metadata={"dataset": corpus, "framework": framework, "language": language},
     )
 
 
-def test_grouped_mean_is_the_size_weighted_average_of_corpus_accuracies():
+def test_framework_and_language_accuracy_are_size_weighted_averages_of_corpus_accuracies():
     # Hand-made: pdtb corpus A 3/4 correct, pdtb corpus B 0/1, rst corpus C 1/2.
     scores = (
         [_sample_score("A", "pdtb", "deu", h, i) for i, h in enumerate([1, 1, 1, 0])]
         + [_sample_score("B", "pdtb", "eng", 0, 0)]
         + [_sample_score("C", "rst", "deu", h, i) for i, h in enumerate([1, 0])]
     )
-    by_corpus = grouped(mean(), "dataset")(scores)
-    by_framework = grouped(mean(), "framework")(scores)
-    by_language = grouped(mean(), "language")(scores)
-    assert by_corpus == {"A": 0.75, "B": 0.0, "C": 0.5, "all": pytest.approx(4 / 7)}
+    values = discourse_relation_measures()(scores)
+    by = {measure: {k.split("/")[1]: v for k, v in values.items() if k.split("/")[0] == measure}
+          for measure in ("accuracy", "accuracy_by_framework", "accuracy_by_language")}
+    assert by["accuracy"] == {"all": pytest.approx(4 / 7), "A": 0.75, "B": 0.0, "C": 0.5}
     # Table 4 convention: (4 * 0.75 + 1 * 0.0) / (4 + 1) = 0.6, not the unweighted (0.75 + 0.0) / 2 = 0.375
-    assert by_framework["pdtb"] == pytest.approx((4 * 0.75 + 1 * 0.0) / 5) == pytest.approx(0.6)
-    assert by_framework["rst"] == 0.5
+    assert by["accuracy_by_framework"]["pdtb"] == pytest.approx((4 * 0.75 + 1 * 0.0) / 5) == pytest.approx(0.6)
+    assert by["accuracy_by_framework"]["rst"] == 0.5
     # Table 27 convention: deu = (4 * 0.75 + 2 * 0.5) / 6 = 4/6
-    assert by_language["deu"] == pytest.approx((4 * 0.75 + 2 * 0.5) / 6)
-    assert by_language["eng"] == 0.0
+    assert by["accuracy_by_language"]["deu"] == pytest.approx((4 * 0.75 + 2 * 0.5) / 6)
+    assert by["accuracy_by_language"]["eng"] == 0.0
+    # weighted recall over one gold class = accuracy; precision = 1 (every "Elaboration" answer is right)
+    assert values["weighted_recall/A"] == 0.75 and values["weighted_precision/A"] == 1.0
 
 
 def _corpus_heads(task, per_corpus: dict[str, int]) -> MemoryDataset:
@@ -139,7 +141,6 @@ async def test_scorer_reads_only_the_completion(completion, answer, correct, inv
     score = await discourse_relation_scorer()(_State(completion, reasoning_tokens=3), Target("causal"))
     assert score.answer == answer
     assert score.value["accuracy"] == correct
-    assert score.value["accuracy_by_framework"] == correct and score.value["accuracy_by_language"] == correct
     assert score.value["invalid"] == invalid
     assert score.value["output_tokens"] == 5.0 and score.value["reasoning_tokens"] == 3.0
     assert score.metadata["gold"] == "causal"

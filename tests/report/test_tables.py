@@ -23,6 +23,7 @@ from bediscover_inspect.report.tables import (
     paper_model_name,
     read_log_scores,
     NOT_OURS,
+    NO_MEASURES,
     UNREADABLE,
 )
 from tests.helpers import scripted_model
@@ -48,7 +49,7 @@ def template(tmp_path_factory) -> EvalLog:
 
 def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed: int, reasoning: bool,
               scores: dict[str, dict[str, float]], task_args: dict | None = None, samples: int = 10,
-              status: str = "success", group_key: str = "dataset", ours: bool = True) -> Path:
+              status: str = "success", ours: bool = True) -> Path:
     log = template.model_copy(deep=True)
     log.status = status
     log.eval.metadata = {"benchmark": "BeDiscovER", "task": task} if ours else {"task": task}
@@ -59,10 +60,9 @@ def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed
     log.results.completed_samples = samples
     log.results.total_samples = samples
     log.results.scores = [
-        EvalScore(name=measure, scorer="s", metrics={
-            f"grouped_{g}": EvalMetric(name=g, group="grouped", value=v, params={"group_key": group_key})
-            for g, v in groups.items()})
-        for measure, groups in scores.items()
+        EvalScore(name="s", scorer="s", metrics={
+            f"{measure}/{g}": EvalMetric(name=f"{measure}/{g}", group="s_measures", value=v)
+            for measure, groups in scores.items() for g, v in groups.items()})
     ]
     path = directory / f"{task}_{model.replace('/', '-')}_{reasoning}_{seed}_{status}.eval"
     write_eval_log(log, str(path))
@@ -188,6 +188,10 @@ def test_settings_and_groups_match_the_right_paper_table():
     hit = match_paper(paper, "discourse_relations", "dataset", "deu.pdtb.pcc", "", "vllm/Qwen/Qwen3-8B", "off", "",
                       "accuracy")
     assert (hit.table, hit["mean"], hit["std"]) == (28, 20.6, 0.5)
+    # ToT category (Table 26): the measure accuracy_by_category groups by the sample metadata "category"
+    hit = match_paper(paper, "temporal_reasoning", "category", "tz", "context=document,dataset=all",
+                      "vllm/Qwen/Qwen3-8B", "off", "", "accuracy_by_category")
+    assert (hit.table, hit["mean"], hit["std"]) == (26, 45.3, 0.7)
     # a prompt style the run does not name: several paper settings, so no guess
     assert match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "",
                        "accuracy") is None
@@ -258,3 +262,19 @@ def test_logs_of_other_inspect_tasks_are_skipped_with_a_warning(log_dir, templat
     assert cell["seeds"] == "0 1 42" and cell["mean"] == pytest.approx(33.0)  # the impostor's 99 % is not in it
     text = (out / "warnings.txt").read_text()
     assert str(impostor) in text and Path(log.location).name in text and NOT_OURS in text
+
+
+def test_a_log_in_the_old_one_score_per_measure_layout_is_skipped_with_a_reason(log_dir, template):
+    """Session-1 logs had one EvalScore per measure with ``grouped_<group>`` metrics: named, not misread."""
+    old = template.model_copy(deep=True)
+    old.eval.metadata = {"benchmark": "BeDiscovER", "task": "discourse_markers"}
+    old.eval.task = "bediscover_inspect/discourse_markers"
+    old.plan.config.seed = 9
+    old.results.scores = [EvalScore(name="accuracy", scorer="s", metrics={
+        "grouped_just-manual": EvalMetric(name="just-manual", group="grouped", value=0.9)})]
+    path = log_dir / "old_layout.eval"
+    write_eval_log(old, str(path))
+    read = read_log_scores(log_dir)
+    reasons = {Path(p).name: reason for p, reason in read.skipped}
+    assert reasons["old_layout.eval"].startswith(NO_MEASURES)
+    assert 9 not in set(read.scores.seed) and not read.scores.empty

@@ -10,6 +10,7 @@ import sys
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from bediscover_inspect.metrics import measures_by_group
 from bediscover_inspect.data import DataFileMissingError
 from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT
 from bediscover_inspect.sentence_ordering.task import record_to_sample, sentence_ordering
@@ -18,8 +19,7 @@ from tests.helpers import answer_with, scripted_model
 
 
 def metric(log, score_name: str, group: str) -> float:
-    score = next(s for s in log.results.scores if s.name == score_name)
-    return next(m.value for m in score.metrics.values() if m.name == group)
+    return measures_by_group(log)[score_name][group]
 
 
 def test_prompt_of_first_record(data_root):

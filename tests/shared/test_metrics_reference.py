@@ -13,9 +13,8 @@ from scipy.stats import kendalltau
 from sklearn.metrics import f1_score, precision_recall_fscore_support
 
 from bediscover_inspect.discourse_markers.dataset import load_dataset
-from bediscover_inspect.metrics import INVALID_ANSWER, weighted_prf
+from bediscover_inspect.metrics import INVALID_ANSWER, micro_f1, weighted_prf
 from bediscover_inspect.sentence_ordering import ordering_metrics as om
-from bediscover_inspect.temporal_reasoning.scorer import micro_f1_score
 
 LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simultaneous", "Vague", INVALID_ANSWER])
 
@@ -42,7 +41,7 @@ def test_weighted_prf_equals_sklearn(pairs):
     ours = weighted_prf(gold, pred)
     ref = _sklearn_weighted(gold, pred)
     assert ours == pytest.approx(ref, rel=1e-12, abs=1e-15)
-    assert micro_f1_score(gold, pred) == pytest.approx(
+    assert micro_f1(gold, pred) == pytest.approx(
         float(f1_score(gold, pred, average="micro", zero_division=0)), rel=1e-12, abs=1e-15
     )
 

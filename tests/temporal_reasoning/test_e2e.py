@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput, ModelUsage, get_model
 
+from bediscover_inspect.metrics import measures_by_group
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import REPO_ROOT
@@ -20,11 +21,7 @@ from tests.helpers import answer_with, scripted_model
 
 def _metrics(log, scorer: str) -> dict[str, dict[str, float]]:
     """``{score key: {group: value}}`` of one scorer in an eval log."""
-    out: dict[str, dict[str, float]] = {}
-    for score in log.results.scores:
-        if score.scorer == scorer and score.name != scorer:
-            out[score.name] = {k.removeprefix("grouped_"): v.value for k, v in score.metrics.items()}
-    return out
+    return measures_by_group(log, scorer)
 
 
 def _scored(log, scorer: str) -> int:
@@ -54,9 +51,9 @@ def test_gold_answers_score_one(tmp_path):
         assert relation[key] == {"tbd": 1.0, "tdd-man": 1.0, "all": 1.0}, key
     assert relation["invalid"] == {"tbd": 0.0, "tdd-man": 0.0, "all": 0.0}
     tot = _metrics(log, "tot_scorer")
-    assert tot["accuracy"] == {"tot-arithmetic": 1.0, "all": 1.0}
-    assert tot["category_accuracy"] == {c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz", "all")}
-    assert tot["invalid"]["all"] == 0.0
+    assert tot["accuracy"] == {"tot-arithmetic": 1.0}  # one dataset: no "all" beside the relation scorer's
+    assert tot["accuracy_by_category"] == {c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz")}
+    assert tot["invalid"]["tot-arithmetic"] == 0.0
 
 
 SCRIPT = {
@@ -100,10 +97,10 @@ def test_scripted_answers_hand_computed(tmp_path):
     assert relation["invalid"]["tbd"] == pytest.approx(1 / 6)
     assert "tot-arithmetic" not in relation["accuracy"]
     tot = _metrics(log, "tot_scorer")
-    assert tot["accuracy"] == {"tot-arithmetic": pytest.approx(1 / 3), "all": pytest.approx(1 / 3)}
-    assert tot["category_accuracy"] == {"as": 1.0, "cmp": 0.0, "tz": 0.0, "all": pytest.approx(1 / 3)}
-    assert tot["invalid"]["all"] == pytest.approx(1 / 3)
-    assert tot["output_tokens"]["all"] == pytest.approx((3 + 3 + 2) / 3)  # whitespace words of the answers
+    assert tot["accuracy"] == {"tot-arithmetic": pytest.approx(1 / 3)}
+    assert tot["accuracy_by_category"] == {"as": 1.0, "cmp": 0.0, "tz": 0.0}
+    assert tot["invalid"]["tot-arithmetic"] == pytest.approx(1 / 3)
+    assert tot["output_tokens"]["tot-arithmetic"] == pytest.approx((3 + 3 + 2) / 3)  # whitespace words of the answers
     assert systems["tbd_0"] == RELATION_SYSTEM_PROMPT and systems["tot-arithmetic_0"] == TOT_SYSTEM_PROMPT
     samples = {s.id: s for s in log.samples}
     assert samples["tbd_3"].scores["relation_scorer"].answer == "<invalid>"
@@ -132,7 +129,7 @@ def test_reasoning_content_is_never_parsed(tmp_path):
     )
     assert _metrics(log, "relation_scorer")["invalid"]["all"] == 1.0
     assert _metrics(log, "relation_scorer")["reasoning_tokens"]["all"] == 5.0
-    assert _metrics(log, "tot_scorer")["invalid"]["all"] == 1.0
+    assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
 
 
 def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
@@ -148,7 +145,7 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
     assert log.status == "success" and log.results.completed_samples == len(ids) == 25
     assert _metrics(log, "relation_scorer")["invalid"]["all"] == 1.0
     assert _metrics(log, "relation_scorer")["accuracy"]["all"] == 0.0
-    assert _metrics(log, "tot_scorer")["invalid"]["all"] == 1.0
+    assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
 
 
 def test_cli_single_dataset_runs_with_plain_mockllm(data_root, tmp_path):
@@ -164,5 +161,5 @@ def test_cli_single_dataset_runs_with_plain_mockllm(data_root, tmp_path):
     assert log.status == "success" and log.results.completed_samples == 3
     assert {s.scorer for s in log.results.scores} == {"tot_scorer"}
     # mockllm's canned text holds no answer dict: invalid, counted
-    assert _metrics(log, "tot_scorer")["invalid"]["all"] == 1.0
+    assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
     assert log.eval.metadata["data"]["tot-arithmetic"]["verified"] is True

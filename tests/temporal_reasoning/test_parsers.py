@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bediscover_inspect.labels import parse_label
+from bediscover_inspect.metrics import micro_f1
 from bediscover_inspect.temporal_reasoning.dataset import TOT_CATEGORIES
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_ALIASES, RELATION_LABELS
-from bediscover_inspect.temporal_reasoning.scorer import micro_f1_score
 from bediscover_inspect.temporal_reasoning.tot_answers import (
     field_correct,
     normalise_scalar,
@@ -151,8 +151,8 @@ def test_scalar_normalisation_by_hand():
 def test_micro_f1_equals_accuracy_by_hand():
     gold = ["BEFORE", "AFTER", "NONE", "NONE", "INCLUDES"]
     pred = ["BEFORE", "NONE", "NONE", "<invalid>", "INCLUDES"]
-    assert micro_f1_score(gold, pred) == pytest.approx(3 / 5)
-    assert micro_f1_score([], []) == 0.0
+    assert micro_f1(gold, pred) == pytest.approx(3 / 5)
+    assert micro_f1([], []) == 0.0
 
 
 @pytest.mark.parametrize(

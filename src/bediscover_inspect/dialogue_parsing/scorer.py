@@ -31,7 +31,6 @@ from inspect_ai.scorer import (
     ScoreReducer,
     Scorer,
     Target,
-    grouped,
     mean_score,
     metric,
     score_reducer,
@@ -49,12 +48,13 @@ from bediscover_inspect.dialogue_parsing.relations import (
 )
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY
 from bediscover_inspect.generation import usage_tokens
+from bediscover_inspect.metrics import measures_metric, register_reduction
 
 MEASURES: tuple[str, ...] = (
     "link_f1", "link_precision", "link_recall", "full_f1", "full_precision", "full_recall",
     "invalid_rate", "no_relation_rate", "output_tokens", "reasoning_tokens",
 )
-"""Score-value keys, one metric each (Inspect keeps one ``grouped`` metric per key)."""
+"""Measures, each micro-averaged over summed counts, per dataset and ``all`` (also the score-value keys)."""
 
 
 def _ratio(numerator: float, denominator: float) -> float:
@@ -104,25 +104,13 @@ def summed_counts(scores: Sequence[SampleScore]) -> dict[str, float]:
     return total
 
 
-@metric(name="micro")
-def micro(measure: str) -> Metric:
-    """Micro-averaged ``measure`` over all samples: sum the per-sample counts, then divide.
-
-    Args:
-        measure: one of :data:`MEASURES`.
-    """
-    if measure not in MEASURES:
-        raise ValueError(f"measure must be one of {list(MEASURES)}, got {measure!r}")
-
-    def compute(scores: list[SampleScore]) -> float:
-        return measure_from_counts(summed_counts(scores), measure)
-
-    return compute
+register_reduction("micro_counts", lambda scores, measure: measure_from_counts(summed_counts(scores), measure))
 
 
-def dialogue_parsing_metrics(group_key: str = "dataset") -> list[Any]:
-    """One ``grouped(micro(key), group_key)`` per score key (with Inspect's ``all`` group)."""
-    return [{key: [grouped(micro(key), group_key)] for key in MEASURES}]
+@metric
+def dialogue_parsing_measures() -> Metric:
+    """Every measure of :data:`MEASURES` micro-averaged: sum the per-sample counts, then divide (§6.2.1)."""
+    return measures_metric(dict.fromkeys(MEASURES, "micro_counts"))
 
 
 @score_reducer(name="pooled_counts")
@@ -157,7 +145,7 @@ def _score(counts: TurnCounts, answer: str, turns: list[dict[str, Any]]) -> Scor
     )
 
 
-@scorer(metrics=dialogue_parsing_metrics())
+@scorer(metrics=[dialogue_parsing_measures()])
 def dialogue_parsing_scorer() -> Scorer:
     """Score one sample: a single turn (``state.output.completion``) or a whole dialogue (the incremental
     solver's per-turn records in the store), against the gold of each turn.

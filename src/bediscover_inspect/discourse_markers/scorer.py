@@ -11,12 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.log import EvalLog
-from inspect_ai.scorer import Score, Scorer, Target, grouped, mean, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
 from ..labels import parse_label
-from ..metrics import INVALID_ANSWER, classification_metrics, classification_value, confusion_counts
+from ..metrics import (
+    CLASSIFICATION_MEASURES,
+    INVALID_ANSWER,
+    classification_value,
+    confusion_counts,
+    measures_metric,
+)
 from .dataset import LABELS
 
 JUST_ALIASES: dict[str, str] = {
@@ -72,17 +78,17 @@ def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[
     return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
 
 
-def _metrics() -> list:
-    metrics = classification_metrics("dataset")
-    metrics.append({"ambiguous": [grouped(mean(), "dataset")]})
-    return metrics
+@metric
+def discourse_marker_measures() -> Metric:
+    """``metrics.CLASSIFICATION_MEASURES`` plus ``ambiguous`` (mean), per dataset and ``all``."""
+    return measures_metric(CLASSIFICATION_MEASURES | {"ambiguous": "mean"})
 
 
-@scorer(metrics=_metrics())
+@scorer(metrics=[discourse_marker_measures()])
 def discourse_marker_scorer() -> Scorer:
-    """Accuracy, weighted P/R/F1, invalid rate and token means, grouped by ``dataset`` (Tables 2, 13–21).
+    """Accuracy, weighted P/R/F1, invalid rate and token means, per ``dataset`` (Tables 2, 13–21).
 
-    One more key, ``ambiguous``, is the rate of answers that named several labels, where the first-mention rule
+    One more measure, ``ambiguous``, is the rate of answers that named several labels, where the first-mention rule
     decided (not in the paper; it shows how much a score rests on that rule, e.g. a model echoing the label list).
 
     ``Score.answer`` is the parsed label or ``INVALID_ANSWER``; ``Score.metadata`` holds ``gold``,

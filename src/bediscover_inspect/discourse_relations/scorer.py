@@ -9,49 +9,44 @@ Per framework (Table 4) and per language (Table 27) the paper averages corpus ac
 size* ("Accuracy scores are averaged across datasets in each framework, weighted by dataset size", Table 4
 caption). That weighted average equals the plain mean over all samples of the framework:
 ``sum_c (n_c / N) * (k_c / n_c) = sum_c k_c / N``, with ``k_c`` correct answers out of ``n_c`` samples in
-corpus ``c`` and ``N = sum_c n_c``. So ``grouped(mean(), "framework")`` over the 0/1 scores *is* the Table 4
-number and ``grouped(mean(), "language")`` the Table 27 number (checked on hand-made numbers in
+corpus ``c`` and ``N = sum_c n_c``. So the mean of the 0/1 scores per framework (``accuracy_by_framework``) *is* the Table 4
+number and per language (``accuracy_by_language``) the Table 27 number (checked on hand-made numbers in
 ``tests/discourse_relations/test_scorer.py``).
 
-Score keys (one grouped metric each; Inspect overwrites a second grouped metric under one key):
-``accuracy``, ``weighted_precision``, ``weighted_recall``, ``weighted_f1``, ``invalid``, ``output_tokens``,
-``reasoning_tokens`` — grouped by corpus (metadata ``dataset``), from ``metrics.classification_metrics`` —
-plus ``accuracy_by_framework`` and ``accuracy_by_language``; every group metric also reports ``all``.
+Measures (one metric, ``metrics.measures_metric``): ``accuracy``, ``weighted_precision``, ``weighted_recall``,
+``weighted_f1``, ``invalid``, ``output_tokens``, ``reasoning_tokens`` per corpus (metadata ``dataset``), plus
+``accuracy_by_framework`` and ``accuracy_by_language``; every measure also reports ``all``.
 """
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Score, Scorer, Target, grouped, mean, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from bediscover_inspect.generation import usage_tokens
 from bediscover_inspect.labels import parse_label
-from bediscover_inspect.metrics import INVALID_ANSWER, classification_metrics, classification_value
+from bediscover_inspect.metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, classification_value, measures_metric
 
 from .prompts import LABELS
 
-FRAMEWORK_KEY = "accuracy_by_framework"
-LANGUAGE_KEY = "accuracy_by_language"
+RELATION_MEASURES: dict[str, str] = CLASSIFICATION_MEASURES | {
+    "accuracy_by_framework": "mean",
+    "accuracy_by_language": "mean",
+}
+"""Per-corpus classification measures plus accuracy per framework (Table 4) and per language (Table 27)."""
 
 
-def relation_metrics() -> list:
-    """Metrics of the scorer: the shared per-corpus classification metrics plus framework/language accuracy."""
-    shared = classification_metrics("dataset")
-    return [
-        shared[0]
-        | {
-            FRAMEWORK_KEY: [grouped(mean(), "framework")],
-            LANGUAGE_KEY: [grouped(mean(), "language")],
-        }
-    ]
+@metric
+def discourse_relation_measures() -> Metric:
+    """:data:`RELATION_MEASURES`, each with ``all`` and one value per corpus / framework / language."""
+    return measures_metric(RELATION_MEASURES)
 
 
-@scorer(metrics=relation_metrics())
+@scorer(metrics=[discourse_relation_measures()])
 def discourse_relation_scorer() -> Scorer:
     """Parse the completion (never the reasoning) into one of the 17 labels and compare it with the gold.
 
-    ``Score.value`` holds the keys listed in the module docstring (0/1 correctness, 0/1 ``invalid``, token
-    counts); ``Score.answer`` is the parsed label or ``metrics.INVALID_ANSWER``; ``Score.metadata`` carries
+    ``Score.value`` holds 0/1 ``accuracy``, 0/1 ``invalid`` and the token counts; ``Score.answer`` is the parsed label or ``metrics.INVALID_ANSWER``; ``Score.metadata`` carries
     ``gold``, ``candidates`` (labels found, in order) and ``ambiguous``. An unparseable answer scores wrong
     and counts as invalid.
     """
@@ -62,8 +57,6 @@ def discourse_relation_scorer() -> Scorer:
         correct = parsed.label == gold
         output_tokens, reasoning_tokens = usage_tokens(state.output)
         value = classification_value(correct, parsed.invalid, output_tokens, reasoning_tokens)
-        value[FRAMEWORK_KEY] = value["accuracy"]
-        value[LANGUAGE_KEY] = value["accuracy"]
         return Score(
             value=value,
             answer=parsed.label if parsed.label is not None else INVALID_ANSWER,

@@ -2,11 +2,10 @@
 
 Log convention every task of the suite follows (see ``bediscover_inspect.metrics``):
 
-* ``log.results.scores`` holds one :class:`EvalScore` per measure (``EvalScore.name`` = ``accuracy``,
-  ``weighted_f1``, ``invalid``, ``output_tokens``, ``reasoning_tokens``, ``pmr``, ``link_f1`` …);
-* each of its metrics is one group: key ``grouped_<group>``, ``EvalMetric.name`` = the group (a dataset,
-  framework, language or category name, or ``all``), ``params["group_key"]`` = the sample metadata key it
-  groups by;
+* each scorer has one metric whose entries are named ``<measure>/<group>`` (``accuracy/just-manual``,
+  ``accuracy_by_framework/pdtb``, ``pmr/all`` …), read with :func:`bediscover_inspect.metrics.log_measures`;
+  the group key (sample metadata it groups by) follows from the measure name (``_by_<key>``, else
+  ``dataset``);
 * the seed is the generate config's ``seed`` (``--seed``), the reasoning mode the task argument
   ``reasoning``, the model ``log.eval.model``, the task ``log.eval.task``.
 
@@ -28,6 +27,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.metrics import log_measures
 from bediscover_inspect.report.paper import load_paper_results
 
 TOKEN_MEASURES = frozenset({"output_tokens", "reasoning_tokens", "input_tokens", "total_tokens", "tok"})
@@ -107,6 +107,9 @@ UNREADABLE = "unreadable"
 NOT_OURS = "not a BeDiscovER log"
 """Reason prefix of a log whose task metadata lacks ``benchmark: BeDiscovER`` (another Inspect task)."""
 
+NO_MEASURES = "no suite measures"
+"""Reason prefix of a successful BeDiscovER log without ``<measure>/<group>`` metrics (an older layout)."""
+
 
 def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
     """The score rows of one successful log (see :class:`LogScores`)."""
@@ -122,17 +125,8 @@ def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
         "reasoning_effort": effort or "",
         "samples": int(log.results.completed_samples or 0),
     }
-    rows: list[dict[str, Any]] = []
-    for score in log.results.scores:
-        for metric in score.metrics.values():
-            group_key = (metric.params or {}).get("group_key", "")
-            if metric.group != "grouped" and not group_key:
-                group_key, group = "", metric.name
-            else:
-                group = metric.name
-            rows.append(base | {"measure": score.name, "group_key": group_key, "group": group,
-                                "value": float(metric.value)})
-    return rows
+    return [base | {"measure": measure, "group_key": group_key, "group": group, "value": value}
+            for measure, group_key, group, value in log_measures(log)]
 
 
 def _local_path(name: str) -> str:
@@ -194,6 +188,10 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
                 unfinished.append((key, path, log.status))
                 continue
             rows = _log_rows(path, log)
+            if not rows:
+                skipped.append((path, f"{NO_MEASURES}: no metric named <measure>/<group> in its results "
+                                      "(written by an older version of the suite?)"))
+                continue
         except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
             skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
             continue

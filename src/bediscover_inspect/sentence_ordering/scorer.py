@@ -19,22 +19,12 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    grouped,
-    mean,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
 from ..labels import strip_reasoning
-from ..metrics import token_metrics
+from ..metrics import measures_metric, register_reduction
 from . import ordering_metrics as om
 
 MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
@@ -73,54 +63,47 @@ def document_scores(gold: Sequence[int], pred: Sequence[int]) -> dict[str, float
     }
 
 
-def _micro(count_key: str) -> Metric:
-    def compute(scores: list[SampleScore]) -> float:
-        total = sum(int((s.score.metadata or {}).get("n_sentences", 0)) for s in scores)
-        hits = sum(int((s.score.metadata or {}).get(count_key, 0)) for s in scores)
-        return hits / total if total else 0.0
+def micro_ratio(scores: Sequence[SampleScore], count_key: str) -> float:
+    """Sum of ``Score.metadata[count_key]`` over documents / sum of ``n_sentences`` (Re-BART micro average).
 
-    return compute
-
-
-@metric(name="micro_acc")
-def micro_accuracy() -> Metric:
-    """Acc: correct positions summed over documents / gold sentences summed (Re-BART micro average)."""
-    return _micro("correct_positions")
+    ``count_key`` is ``correct_positions`` (Acc) or ``lcs_length`` (LCS); 0.0 when there are no sentences.
+    """
+    total = sum(int((s.score.metadata or {}).get("n_sentences", 0)) for s in scores)
+    hits = sum(int((s.score.metadata or {}).get(count_key, 0)) for s in scores)
+    return hits / total if total else 0.0
 
 
-@metric(name="micro_lcs")
-def micro_lcs() -> Metric:
-    """LCS: LCS lengths summed over documents / gold sentences summed (Re-BART micro average)."""
-    return _micro("lcs_length")
+register_reduction("micro_acc", lambda scores, _key: micro_ratio(scores, "correct_positions"))
+register_reduction("micro_lcs", lambda scores, _key: micro_ratio(scores, "lcs_length"))
+
+SENTENCE_ORDERING_MEASURES: dict[str, str] = {
+    "acc": "micro_acc",
+    "lumr": "mean",
+    "pmr": "mean",
+    "skip": "mean",
+    "lcs": "micro_lcs",
+    "kendall_tau": "mean",
+    "invalid": "mean",
+    "output_tokens": "mean",
+    "reasoning_tokens": "mean",
+}
+"""Measures in the column order of Tables 32–38 (Acc, Lumr, Pmr, Skip, Lcs, tok.) plus τ and invalid: Acc and
+LCS micro (summed counts over documents), the others means over documents."""
 
 
-SCORE_KEYS = ("acc", "lumr", "pmr", "skip", "lcs", "kendall_tau", "invalid", "output_tokens", "reasoning_tokens")
-"""Score-value keys, in the column order of Tables 32–38 (Acc, Lumr, Pmr, Skip, Lcs, tok.) plus τ and invalid."""
+@metric
+def sentence_ordering_measures() -> Metric:
+    """:data:`SENTENCE_ORDERING_MEASURES`, each with ``all`` and one value per dataset."""
+    return measures_metric(SENTENCE_ORDERING_MEASURES)
 
 
-def sentence_ordering_metrics(group_key: str = "dataset") -> list[Metric | dict[str, list[Metric]]]:
-    """One grouped metric per measure: micro Acc / LCS, mean PMR / Skip / τ / LUMR / invalid rate / tokens."""
-    return [
-        {
-            "acc": [grouped(micro_accuracy(), group_key)],
-            "lumr": [grouped(mean(), group_key)],
-            "pmr": [grouped(mean(), group_key)],
-            "skip": [grouped(mean(), group_key)],
-            "lcs": [grouped(micro_lcs(), group_key)],
-            "kendall_tau": [grouped(mean(), group_key)],
-            "invalid": [grouped(mean(), group_key)],
-        }
-        | token_metrics(group_key)
-    ]
-
-
-@scorer(metrics=sentence_ordering_metrics())
+@scorer(metrics=[sentence_ordering_measures()])
 def sentence_ordering_scorer() -> Scorer:
     """Score one ordering answer against the gold ``shuf_idx`` order.
 
     Reads sample metadata ``gold_order`` (0-based shuffled indices, length n) and ``canonical_ids``
     (:func:`canonical_ids` of the shuffled sentences, computed once when the sample is built: the sentence texts
-    are in the prompt already, and Inspect copies sample metadata for every metric).
+    are in the prompt already).
     Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios; the corpus Acc and LCS are micro averages
     computed from the counts in ``Score.metadata``), ``skip``, ``kendall_tau``, ``lumr``, ``invalid``,
     ``output_tokens``, ``reasoning_tokens``. ``Score.answer`` is the parsed marker sequence.

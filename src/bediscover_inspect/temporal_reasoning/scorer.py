@@ -4,76 +4,38 @@ The task runs the scorers its datasets need; each returns ``None`` for a sample 
 records no score from it there and its metrics cover only its own samples (one eval still runs all three
 datasets, and ``-T dataset=tot-arithmetic`` runs only the ToT scorer).
 
-Relation scores (``relation_scorer``), one key per measure, each grouped by ``dataset`` with an ``all`` entry:
-``micro_f1``, ``accuracy``, ``weighted_precision``, ``weighted_recall``, ``weighted_f1``, ``invalid``,
+Relation measures (``relation_scorer``, one metric), each per ``dataset`` with an ``all`` entry: ``micro_f1``,
+``accuracy``, ``weighted_precision``, ``weighted_recall``, ``weighted_f1``, ``invalid``,
 ``output_tokens``, ``reasoning_tokens``. Micro-F1 (the paper's TBD / TDD-Man measure, Table 3) pools every
 pair's single predicted label: each pair adds one to the true positives (right) or one false positive plus one
 false negative (wrong), so micro precision = micro recall = micro-F1 = accuracy; it also equals weighted
 recall, which the paper's Tables 22–25 confirm (their micro-F1 and weighted-Rec columns are identical).
 
-ToT scores (``tot_scorer``): ``accuracy`` (grouped by ``dataset``), ``category_accuracy`` (the same 0/1 value,
-grouped by ``category`` = Table 26 columns tz, as, scd, mop, dur, cmp, trk), ``invalid``, ``output_tokens``,
+ToT measures (``tot_scorer``): ``accuracy`` (per ``dataset``), ``accuracy_by_category`` (the same 0/1 value per
+``category`` = Table 26 columns tz, as, scd, mop, dur, cmp, trk), ``invalid``, ``output_tokens``,
 ``reasoning_tokens``.
 """
 
 from __future__ import annotations
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    grouped,
-    mean,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
 from ..labels import parse_label
-from ..metrics import INVALID_ANSWER, classification_metrics, classification_value, token_metrics
+from ..metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, classification_value, measures_metric
 from .dataset import RELATION_DATASETS
 from .prompts import RELATION_ALIASES, RELATION_LABELS
 from .tot_answers import parse_gold, parse_tot_answer, tot_correct
 
 
-def micro_f1_score(gold: list[str], pred: list[str]) -> float:
-    """Micro-averaged F1 over all labels (scikit-learn's ``f1_score(average="micro")``); 0.0 for empty input.
-
-    With exactly one predicted label per TLINK (an invalid answer being its own label) micro precision = micro
-    recall = the share of pairs labelled correctly, so micro-F1 is that share (counted here; the tests check it
-    against scikit-learn). Raises ``ValueError`` if the lists differ in length.
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"micro_f1_score: {len(gold)} gold labels but {len(pred)} predictions")
-    if not gold:
-        return 0.0
-    return sum(g == p for g, p in zip(gold, pred)) / len(gold)
+@metric
+def relation_measures() -> Metric:
+    """``micro_f1`` (paper Table 3, "Scores are micro-F1") and ``metrics.CLASSIFICATION_MEASURES``, per dataset."""
+    return measures_metric({"micro_f1": "micro_f1"} | CLASSIFICATION_MEASURES)
 
 
-@metric(name="micro_f1")
-def micro_f1() -> Metric:
-    """Micro-F1 of ``Score.answer`` against ``Score.metadata["gold"]`` (paper Table 3, "Scores are micro-F1")."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        gold = [str((s.score.metadata or {})["gold"]) for s in scores]
-        pred = [str(s.score.answer) if s.score.answer is not None else INVALID_ANSWER for s in scores]
-        return micro_f1_score(gold, pred)
-
-    return compute
-
-
-def relation_metrics() -> list[Metric | dict[str, list[Metric]]]:
-    """The shared classification metrics plus ``micro_f1``, each grouped by ``dataset``."""
-    shared = classification_metrics("dataset")[0]
-    assert isinstance(shared, dict)
-    return [{"micro_f1": [grouped(micro_f1(), "dataset")]} | shared]
-
-
-@scorer(metrics=relation_metrics())
+@scorer(metrics=[relation_measures()])
 def relation_scorer() -> Scorer:
     """Score a TBD / TDD-Man answer: shared label parser over the six Table 9 labels (+ aliases).
 
@@ -90,7 +52,7 @@ def relation_scorer() -> Scorer:
         output_tokens, reasoning_tokens = usage_tokens(state.output)
         value = classification_value(parsed.label == gold, parsed.invalid, output_tokens, reasoning_tokens)
         return Score(
-            value={"micro_f1": value["accuracy"]} | value,
+            value=value,
             answer=parsed.label if parsed.label is not None else INVALID_ANSWER,
             explanation=state.output.completion,
             metadata={
@@ -104,19 +66,23 @@ def relation_scorer() -> Scorer:
     return score
 
 
-def tot_metrics() -> list[Metric | dict[str, list[Metric]]]:
-    """``accuracy`` / ``invalid`` / tokens grouped by ``dataset``; ``category_accuracy`` grouped by ``category``."""
-    return [
-        {
-            "accuracy": [grouped(mean(), "dataset")],
-            "category_accuracy": [grouped(mean(), "category")],
-            "invalid": [grouped(mean(), "dataset")],
-        }
-        | token_metrics("dataset")
-    ]
+@metric
+def tot_measures() -> Metric:
+    """ToT-Arithmetic: ``accuracy``, ``accuracy_by_category`` (Table 26), ``invalid`` and token means.
+
+    No ``all`` entries: ToT is one dataset (``accuracy/tot-arithmetic`` is its overall value, Table 26's "all"),
+    and ``<measure>/all`` of this task belongs to the relation scorer (TBD and TDD-Man pooled).
+    """
+    return measures_metric({
+        "accuracy": "mean",
+        "accuracy_by_category": "mean",
+        "invalid": "mean",
+        "output_tokens": "mean",
+        "reasoning_tokens": "mean",
+    }, include_all=False)
 
 
-@scorer(metrics=tot_metrics())
+@scorer(metrics=[tot_measures()])
 def tot_scorer() -> Scorer:
     """Score a ToT-Arithmetic answer: read the answer dict, compare field by field with the gold dict.
 
@@ -136,7 +102,6 @@ def tot_scorer() -> Scorer:
         return Score(
             value={
                 "accuracy": hit,
-                "category_accuracy": hit,
                 "invalid": 1.0 if parsed.invalid else 0.0,
                 "output_tokens": float(output_tokens),
                 "reasoning_tokens": float(reasoning_tokens),

@@ -1,0 +1,79 @@
+"""The one-metric-per-scorer layout: values by hand, entry order, errors that name the sample, log read-back."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.scorer import SampleScore, Score
+
+from bediscover_inspect.metrics import (
+    CLASSIFICATION_MEASURES,
+    group_key_of,
+    log_measures,
+    measures_by_group,
+    measures_metric,
+)
+from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
+from tests.helpers import scripted_model
+
+
+def _item(sample_id: str, dataset: str, gold: str, answer: str, tokens: float, **extra: str) -> SampleScore:
+    hit = float(gold == answer)
+    value = {"accuracy": hit, "invalid": float(answer == "<invalid>"), "output_tokens": tokens, "reasoning_tokens": 0.0}
+    return SampleScore(score=Score(value=value, answer=answer, metadata={"gold": gold}), sample_id=sample_id,
+                       sample_metadata={"dataset": dataset, **extra})
+
+
+SCORES = [
+    _item("a1", "A", "x", "x", 2.0, kind="k1"),
+    _item("a2", "A", "y", "x", 4.0, kind="k2"),
+    _item("b1", "B", "y", "<invalid>", 9.0, kind="k1"),
+]
+
+
+def test_values_by_hand_and_entry_order():
+    values = measures_metric(CLASSIFICATION_MEASURES | {"accuracy_by_kind": "mean"})(SCORES)
+    assert list(values)[:3] == ["accuracy/all", "accuracy/A", "accuracy/B"]  # all first, groups as first seen
+    assert values["accuracy/all"] == pytest.approx(1 / 3) and values["accuracy/A"] == 0.5
+    assert values["invalid/B"] == 1.0 and values["output_tokens/all"] == pytest.approx(5.0)
+    assert values["accuracy_by_kind/k1"] == 0.5 and values["accuracy_by_kind/k2"] == 0.0
+    # group A: gold x,y; answers x,x -> P_x = 1/2, P_y = 0; R_x = 1, R_y = 0; F1_x = 2·1/(1+2), F1_y = 0;
+    # support 1 each -> P = 1/4, R = 1/2, F1 = 1/3
+    assert values["weighted_precision/A"] == 0.25 and values["weighted_recall/A"] == 0.5
+    assert values["weighted_f1/A"] == pytest.approx(1 / 3)
+    assert measures_metric({"accuracy": "mean"}, include_all=False)(SCORES) == {"accuracy/A": 0.5, "accuracy/B": 0.0}
+    assert measures_metric({"accuracy": "mean"})([]) == {}
+
+
+def test_group_key_follows_the_measure_name():
+    assert group_key_of("accuracy_by_framework") == ("accuracy", "framework")
+    assert group_key_of("weighted_f1") == ("weighted_f1", "dataset")
+    assert group_key_of("no_relation_rate") == ("no_relation_rate", "dataset")
+
+
+def test_errors_name_the_reduction_or_the_sample():
+    with pytest.raises(ValueError, match=r"unknown reduction\(s\) \['median'\]"):
+        measures_metric({"accuracy": "median"})
+    with pytest.raises(ValueError, match="sample a1: sample metadata has no 'language'"):
+        measures_metric({"accuracy_by_language": "mean"})(SCORES)
+    with pytest.raises(ValueError, match="sample a1: score value has no number under 'pmr'"):
+        measures_metric({"pmr": "mean"})(SCORES)
+    no_gold = [SampleScore(score=Score(value={"accuracy": 1.0}, answer="x"), sample_id="z",
+                           sample_metadata={"dataset": "A"})]
+    with pytest.raises(ValueError, match="sample z: score metadata has no 'gold' label"):
+        measures_metric({"weighted_f1": "weighted_f1"})(no_gold)
+
+
+def test_a_two_scorer_log_reads_back_without_clashing_groups(tmp_path):
+    """Temporal reasoning runs two scorers whose measures share names: every (measure, group) appears once."""
+    task = temporal_reasoning(dataset="tbd,tot-arithmetic")
+    [log] = inspect_eval(task, model=scripted_model(lambda messages: "BEFORE"), limit=None, display="none",
+                         log_dir=str(tmp_path), sample_id=["tbd_0", "tbd_1", "tot-arithmetic_1750"])
+    assert log.status == "success", log.error
+    rows = log_measures(log)
+    keys = [(measure, group) for measure, _, group, _ in rows]
+    assert len(keys) == len(set(keys))
+    table = measures_by_group(log)
+    assert set(table["accuracy"]) == {"all", "tbd", "tot-arithmetic"}
+    assert table["accuracy_by_category"] == {"tz": 0.0}
+    assert measures_by_group(log, "tot_scorer")["invalid"] == {"tot-arithmetic": 1.0}
