@@ -30,7 +30,7 @@ import re
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, Value
+from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, Value, mean_score, score_reducer
 
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read."""
@@ -136,11 +136,26 @@ def micro_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
     return sum(g == p for g, p in zip(gold, pred)) / len(gold)
 
 
+def _value_means(scores: Sequence[SampleScore], keys: Sequence[str]) -> dict[str, float]:
+    """:func:`mean_of_value` of several keys in one pass over ``scores`` (same errors)."""
+    totals = dict.fromkeys(keys, 0.0)
+    for item in scores:
+        value = item.score.value
+        for key in keys:
+            number = value.get(key) if isinstance(value, dict) else None
+            if not isinstance(number, (int, float)) or isinstance(number, bool):
+                raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+            totals[key] += number
+    return {key: total / len(scores) if scores else 0.0 for key, total in totals.items()}
+
+
+_WEIGHTED = {"weighted_precision": 0, "weighted_recall": 1, "weighted_f1": 2}
+
 register_reduction("mean", mean_of_value)
-register_reduction("weighted_precision", lambda scores, _key: weighted_prf(*_labels_of(scores))[0])
-register_reduction("weighted_recall", lambda scores, _key: weighted_prf(*_labels_of(scores))[1])
-register_reduction("weighted_f1", lambda scores, _key: weighted_prf(*_labels_of(scores))[2])
+for _name, _index in _WEIGHTED.items():
+    register_reduction(_name, lambda scores, _key, i=_index: weighted_prf(*_labels_of(scores))[i])
 register_reduction("micro_f1", lambda scores, _key: micro_f1(*_labels_of(scores)))
+
 
 _BY = re.compile(r"^(?P<key>.+)_by_(?P<group_key>[A-Za-z0-9]+)$")
 
@@ -186,20 +201,41 @@ def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric
     unknown = sorted({r for r in spec.values() if r not in _REDUCTIONS})
     if unknown:
         raise ValueError(f"unknown reduction(s) {unknown}; registered: {sorted(_REDUCTIONS)}")
-    plan = [(measure, *group_key_of(measure), _REDUCTIONS[reduction]) for measure, reduction in spec.items()]
+    plan = [(measure, *group_key_of(measure), reduction) for measure, reduction in spec.items()]
+    group_keys = list(dict.fromkeys(group_key for _, _, group_key, _ in plan))
+
+    def reduce_group(members: Sequence[SampleScore], group_key: str) -> dict[str, float]:
+        # every measure of one group, sharing work: the "mean" keys in one pass, weighted P/R/F1 computed once
+        mean_keys = [key for _, key, gk, r in plan if gk == group_key and r == "mean"]
+        means = _value_means(members, mean_keys) if mean_keys else {}
+        prf: tuple[float, float, float] | None = None
+        out: dict[str, float] = {}
+        for measure, key, gk, reduction in plan:
+            if gk != group_key:
+                continue
+            if reduction == "mean":
+                out[measure] = means[key]
+            elif reduction in _WEIGHTED:
+                prf = prf or weighted_prf(*_labels_of(members))
+                out[measure] = prf[_WEIGHTED[reduction]]
+            else:
+                out[measure] = _REDUCTIONS[reduction](members, key)
+        return out
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:
             return {}
-        partitions: dict[str, dict[str, list[SampleScore]]] = {}
-        values: dict[str, Any] = {}
-        for measure, key, group_key, reduce in plan:
-            if group_key not in partitions:
-                partitions[group_key] = _partition(scores, group_key)
+        by_group: dict[tuple[str, str], dict[str, float]] = {}
+        for group_key in group_keys:
             if include_all:
-                values[f"{measure}/{ALL_GROUP}"] = reduce(scores, key)
-            for group, members in partitions[group_key].items():
-                values[f"{measure}/{group}"] = reduce(members, key)
+                by_group[(group_key, ALL_GROUP)] = reduce_group(scores, group_key)
+            for group, members in _partition(scores, group_key).items():
+                by_group[(group_key, group)] = reduce_group(members, group_key)
+        values: dict[str, Any] = {}
+        for measure, _key, group_key, _reduction in plan:
+            for (gk, group), reduced in by_group.items():
+                if gk == group_key:
+                    values[f"{measure}/{group}"] = reduced[measure]
         return values
 
     return compute
@@ -255,3 +291,20 @@ def measures_by_group(log: Any, scorer: str | None = None) -> dict[str, dict[str
     for measure, _group_key, group, value in log_measures(log, scorer):
         table.setdefault(measure, {})[group] = value
     return table
+
+
+@score_reducer(name="epoch_mean")
+def epoch_mean() -> ScoreReducer:
+    """Epoch reducer of the suite's tasks: Inspect's ``mean`` reducer, with a single epoch passed through as is.
+
+    For one epoch (every paper run) Inspect's ``mean`` rebuilds each sample's dict value key by key with
+    ``statistics.mean`` of one number, at every live metric update and every end-of-eval pass — the largest
+    cost left in the scoring path at paper size (issue 8, ``benchmarks/README.md``); the value it returns is
+    that same score. With ``--epochs N`` the scores are reduced by Inspect's ``mean`` unchanged.
+    """
+    mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        return scores[0] if len(scores) == 1 else mean(scores)
+
+    return reduce

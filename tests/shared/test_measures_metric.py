@@ -8,6 +8,7 @@ from inspect_ai.scorer import SampleScore, Score
 
 from bediscover_inspect.metrics import (
     CLASSIFICATION_MEASURES,
+    epoch_mean,
     group_key_of,
     log_measures,
     measures_by_group,
@@ -77,3 +78,12 @@ def test_a_two_scorer_log_reads_back_without_clashing_groups(tmp_path):
     assert set(table["accuracy"]) == {"all", "tbd", "tot-arithmetic"}
     assert table["accuracy_by_category"] == {"tz": 0.0}
     assert measures_by_group(log, "tot_scorer")["invalid"] == {"tot-arithmetic": 1.0}
+
+
+def test_epoch_mean_passes_one_epoch_through_and_averages_several():
+    one = Score(value={"accuracy": 1.0, "invalid": 0.0}, answer="x", metadata={"gold": "x"})
+    assert epoch_mean()([one]) is one
+    two = Score(value={"accuracy": 0.0, "invalid": 1.0}, answer="<invalid>", metadata={"gold": "x"})
+    reduced = epoch_mean()([one, two])
+    assert reduced.value == {"accuracy": 0.5, "invalid": 0.5}
+    assert reduced.answer is None and reduced.metadata == {"gold": "x"}  # Inspect's mean: answers differ

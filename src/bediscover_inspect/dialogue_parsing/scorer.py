@@ -123,6 +123,8 @@ def pooled_counts() -> ScoreReducer:
     mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:  # one epoch: the score as it is (see metrics.epoch_mean)
+            return scores[0]
         reduced = mean(scores)
         total = dict.fromkeys(COUNT_KEYS, 0)
         for score in scores:
