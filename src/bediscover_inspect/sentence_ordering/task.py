@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.solver import system_message
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from ..data import DataFormatError, check_subset, load_records, require_field, select_datasets
 from ..generation import generate_with_thinking, generation_config
+from ..metrics import epoch_mean
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids, sentence_ordering_scorer
 
@@ -67,7 +68,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
         )
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=user_prompt(shuffled),
+        input=[ChatMessageSystem(content=SYSTEM_PROMPT), ChatMessageUser(content=user_prompt(shuffled))],
         target=marker_sequence(gold_order),
         metadata={
             "dataset": dataset,
@@ -109,8 +110,9 @@ def sentence_ordering(
         samples.extend(record_to_sample(r, dataset, file, i) for i, r in enumerate(loaded.records))
     return Task(
         dataset=MemoryDataset(samples, name="bediscover_sentence_ordering"),
-        solver=[system_message(SYSTEM_PROMPT), generate_with_thinking(reasoning)],
+        solver=[generate_with_thinking(reasoning)],
         scorer=sentence_ordering_scorer(),
         config=generation_config(reasoning),
+        epochs=Epochs(1, epoch_mean()),
         metadata={"benchmark": "BeDiscovER", "task": "sentence_ordering", "subset": subset, "data": provenance},
     )
