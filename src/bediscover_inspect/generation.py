@@ -93,15 +93,25 @@ def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | N
 
 
 @solver
-def generate_with_thinking(reasoning: bool) -> Solver:
+def generate_with_thinking(reasoning: bool, system_prompt: str | dict[str, str] | None = None) -> Solver:
     """Generate once, with the thinking switch of :func:`thinking_kwargs` for the active model.
 
     Args:
         reasoning: the task's ``reasoning`` parameter.
+        system_prompt: the task's system prompt (verbatim, no template formatting), or one per sample metadata
+            ``dataset`` (temporal reasoning's Table 9 prompts); inserted as the first message unless the input
+            already starts with a system message. Done here rather than by Inspect's ``system_message`` solver:
+            a second solver costs every sample its own span and state diff (issue 8, ``benchmarks/README.md``).
+
+    Raises:
+        KeyError: ``system_prompt`` is a dict without the sample's dataset.
     """
-    from inspect_ai.model import get_model
+    from inspect_ai.model import ChatMessageSystem, get_model
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if system_prompt is not None and not (state.messages and state.messages[0].role == "system"):
+            text = system_prompt if isinstance(system_prompt, str) else system_prompt[str(state.metadata["dataset"])]
+            state.messages.insert(0, ChatMessageSystem(content=text))
         model = get_model()
         return await generate(state, **thinking_kwargs(state.model.api, reasoning, model.config))
 

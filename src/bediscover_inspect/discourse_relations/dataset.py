@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from bediscover_inspect import data
 from bediscover_inspect.data import DataFileMissingError, DataFormatError, require_field
 
-from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
+from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, user_prompt
 
 logger = logging.getLogger(__name__)
 
@@ -186,13 +185,10 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
     language, framework, _ = corpus_parts(corpus)
     return Sample(
         id=f"{corpus}_{values['id']}",
-        input=[
-            ChatMessageSystem(content=SYSTEM_PROMPT),
-            ChatMessageUser(content=user_prompt(
-                values["lang"], values["corpus"], values["framework"], values["context"], values["direction"],
-                values["u1"], values["u2"],
-            )),
-        ],
+        input=user_prompt(
+            values["lang"], values["corpus"], values["framework"], values["context"], values["direction"],
+            values["u1"], values["u2"],
+        ),
         target=values["label"],
         metadata={
             "dataset": corpus,

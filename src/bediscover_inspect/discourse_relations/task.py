@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
 from bediscover_inspect.generation import generate_with_thinking, generation_config
-from bediscover_inspect.metrics import epoch_mean
 
 from .dataset import load_corpora, paper_subset_size, select_corpora
+from .prompts import SYSTEM_PROMPT
 from .scorer import discourse_relation_scorer
 
 
@@ -51,10 +51,9 @@ def discourse_relations(
     loaded = load_corpora(selected, explicit, subset, data_dir)
     return Task(
         dataset=MemoryDataset(loaded.samples, name="disrpt25"),
-        solver=[generate_with_thinking(reasoning)],
+        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPT)],
         scorer=discourse_relation_scorer(),
         config=generation_config(reasoning),
-        epochs=Epochs(1, epoch_mean()),
         metadata={
             "benchmark": "BeDiscovER",
             "task": "discourse_relations",

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from ..data import DataFormatError, check_subset, load_records, require_field, select_datasets
 from ..generation import generate_with_thinking, generation_config
-from ..metrics import epoch_mean
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids, sentence_ordering_scorer
 
@@ -68,7 +66,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
         )
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=[ChatMessageSystem(content=SYSTEM_PROMPT), ChatMessageUser(content=user_prompt(shuffled))],
+        input=user_prompt(shuffled),
         target=marker_sequence(gold_order),
         metadata={
             "dataset": dataset,
@@ -110,9 +108,8 @@ def sentence_ordering(
         samples.extend(record_to_sample(r, dataset, file, i) for i, r in enumerate(loaded.records))
     return Task(
         dataset=MemoryDataset(samples, name="bediscover_sentence_ordering"),
-        solver=[generate_with_thinking(reasoning)],
+        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPT)],
         scorer=sentence_ordering_scorer(),
         config=generation_config(reasoning),
-        epochs=Epochs(1, epoch_mean()),
         metadata={"benchmark": "BeDiscovER", "task": "sentence_ordering", "subset": subset, "data": provenance},
     )

@@ -18,10 +18,9 @@ from functools import lru_cache
 from typing import Any
 
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from ..data import DataFormatError, require_field, select_datasets
-from .prompts import RELATION_LABELS, RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT, relation_user_prompt, tot_user_prompt
+from .prompts import RELATION_LABELS, relation_user_prompt, tot_user_prompt
 from .tot_answers import parse_gold
 
 DATASETS: tuple[str, ...] = ("tbd", "tdd-man", "tot-arithmetic")
@@ -190,10 +189,7 @@ def relation_record_to_sample(
     shown = document if context == "document" else event_sentences(document)
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=[
-            ChatMessageSystem(content=RELATION_SYSTEM_PROMPT),
-            ChatMessageUser(content=relation_user_prompt(shown, types[0], types[1])),
-        ],
+        input=relation_user_prompt(shown, types[0], types[1]),
         target=gold,
         metadata={
             "dataset": dataset,
@@ -233,7 +229,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = "tot-arithmetic"
         )
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=[ChatMessageSystem(content=TOT_SYSTEM_PROMPT), ChatMessageUser(content=tot_user_prompt(question, instruction))],
+        input=tot_user_prompt(question, instruction),
         target=gold,
         metadata={
             "dataset": dataset,

@@ -7,15 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer
 
 from ..data import check_subset, load_records
 from ..generation import generate_with_thinking, generation_config
-from ..metrics import epoch_mean
 from .dataset import DATA_PATHS, RELATION_DATASETS, check_context, parse_datasets, record_to_sample
+from .prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from .scorer import relation_scorer, tot_scorer
+
+SYSTEM_PROMPTS: dict[str, str] = {
+    "tbd": RELATION_SYSTEM_PROMPT,
+    "tdd-man": RELATION_SYSTEM_PROMPT,
+    "tot-arithmetic": TOT_SYSTEM_PROMPT,
+}
+"""Table 9 system prompt of each dataset."""
 
 
 def load_samples(
@@ -71,10 +78,9 @@ def temporal_reasoning(
         scorers.append(tot_scorer())
     return Task(
         dataset=MemoryDataset(samples, name="bediscover_temporal_reasoning"),
-        solver=[generate_with_thinking(reasoning)],
+        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPTS)],
         scorer=scorers,
         config=generation_config(reasoning),
-        epochs=Epochs(1, epoch_mean()),
         metadata={
             "benchmark": "BeDiscovER",
             "task": "temporal_reasoning",
