@@ -1,8 +1,9 @@
 """Run every benchmark, one after the other, and write ``results/summary.md`` from their JSON results.
 
-    /work/venv/bin/python benchmarks/run_all.py            # full sizes (about 25-40 min on 2 busy cores)
-    /work/venv/bin/python benchmarks/run_all.py --quick    # tiny sizes, checks that everything runs
-    /work/venv/bin/python benchmarks/run_all.py --summary-only
+    .venv/bin/python benchmarks/run_all.py            # full sizes (~20 min on 2 quiet cores, more when busy)
+    .venv/bin/python benchmarks/run_all.py --quick    # tiny sizes, checks that everything runs (~1-5 min);
+                                                      # writes to .work/quick_results/, never to results/
+    .venv/bin/python benchmarks/run_all.py --summary-only
 
 Each script runs as its own process (a failure is reported and the others still run). Nothing else should load
 the machine meanwhile: the overhead ratios compare child processes run back to back.
@@ -17,7 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import BENCH_DIR, RESULTS_DIR, child_env
+import os
+
+import _common
+from _common import BENCH_DIR, WORK_DIR, child_env
 
 FULL: list[list[str]] = [
     ["overhead.py", "--rounds", "3"],
@@ -39,7 +43,7 @@ QUICK: list[list[str]] = [
 
 
 def _load(name: str) -> dict[str, Any] | None:
-    path = RESULTS_DIR / f"{name}.json"
+    path = _common.RESULTS_DIR / f"{name}.json"
     return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -115,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary-only", action="store_true")
     parser.add_argument("--only", default="", help="comma list of script names to run (e.g. overhead,paper_run)")
     args = parser.parse_args(argv)
+    if args.quick and not os.environ.get("BEDISCOVER_BENCH_RESULTS"):
+        # smoke sizes must not overwrite the committed full-size results the README cites
+        os.environ["BEDISCOVER_BENCH_RESULTS"] = str(WORK_DIR / "quick_results")
+        _common.RESULTS_DIR = WORK_DIR / "quick_results"
+    results_dir = _common.RESULTS_DIR
     failed = []
     if not args.summary_only:
         only = {o.strip().removesuffix(".py") for o in args.only.split(",") if o.strip()}
@@ -122,15 +131,16 @@ def main(argv: list[str] | None = None) -> int:
             if only and script.removesuffix(".py") not in only:
                 continue
             if args.quick and script == "dialogue_tokens.py":
-                rest = [*rest, "--plot", str(RESULTS_DIR / "dialogue_tokens.png")]
+                rest = [*rest, "--plot", str(results_dir / "dialogue_tokens.png")]
             print(f"== {script} {' '.join(rest)}", flush=True)
             code = subprocess.call([sys.executable, str(BENCH_DIR / script), *rest], env=child_env())
             if code:
                 failed.append(script)
                 print(f"!! {script} exited {code}", flush=True)
     text = summary()
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / "summary.md").write_text(text + "\n")
+    results_dir.mkdir(parents=True, exist_ok=True)
+    (results_dir / "summary.md").write_text(text + "\n")
+    print(f"results in {results_dir}")
     print(text)
     if failed:
         print(f"failed: {', '.join(failed)}")
