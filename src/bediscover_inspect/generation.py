@@ -110,7 +110,14 @@ def generate_with_thinking(reasoning: bool, system_prompt: str | dict[str, str] 
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if system_prompt is not None and not (state.messages and state.messages[0].role == "system"):
-            text = system_prompt if isinstance(system_prompt, str) else system_prompt[str(state.metadata["dataset"])]
+            if isinstance(system_prompt, str):
+                text = system_prompt
+            else:
+                dataset = str(state.metadata.get("dataset"))
+                if dataset not in system_prompt:
+                    raise KeyError(f"sample {state.sample_id}: no system prompt for dataset {dataset!r} "
+                                   f"(prompts exist for {sorted(system_prompt)})")
+                text = system_prompt[dataset]
             state.messages.insert(0, ChatMessageSystem(content=text))
         model = get_model()
         return await generate(state, **thinking_kwargs(state.model.api, reasoning, model.config))

@@ -26,11 +26,12 @@ and never raises precision.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
-from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, Value, mean_score, score_reducer
+from inspect_ai.scorer import Metric, SampleScore, Value
 
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read."""
@@ -88,6 +89,13 @@ def confusion_counts(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict
 ALL_GROUP = "all"
 """Group name of the value over every sample."""
 
+MEASURE_SCORES = "unreduced"
+"""``@metric(scores=...)`` of every task metric: one score per sample *per epoch*. With ``--epochs N`` each
+(sample, epoch) answer is one observation: means are means over all of them, weighted P/R/F1 pool every answer
+(Inspect's mean reducer would replace an answer that differs between epochs by ``None``, i.e. invalid), and micro
+counts are summed over epochs. With one epoch it is the same as reduced scores, and Inspect then skips the epoch
+reduction altogether, which rebuilt every score key by key with ``statistics.mean`` (issue 8)."""
+
 Reduction = Callable[[Sequence[SampleScore], str], float]
 """``(scores of one group, score-value key) -> value``: how a measure turns sample scores into one number."""
 
@@ -116,8 +124,8 @@ def mean_of_value(scores: Sequence[SampleScore], key: str) -> float:
     for item in scores:
         value = item.score.value
         number = value.get(key) if isinstance(value, dict) else None
-        if not isinstance(number, (int, float)) or isinstance(number, bool):
-            raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+        if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
+            raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
         total += number
     return total / len(scores) if scores else 0.0
 
@@ -143,8 +151,8 @@ def _value_means(scores: Sequence[SampleScore], keys: Sequence[str]) -> dict[str
         value = item.score.value
         for key in keys:
             number = value.get(key) if isinstance(value, dict) else None
-            if not isinstance(number, (int, float)) or isinstance(number, bool):
-                raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+            if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
+                raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
             totals[key] += number
     return {key: total / len(scores) if scores else 0.0 for key, total in totals.items()}
 
@@ -176,7 +184,11 @@ def _partition(scores: Sequence[SampleScore], group_key: str) -> dict[str, list[
         metadata = item.sample_metadata
         if metadata is None or group_key not in metadata:
             raise ValueError(f"sample {item.sample_id}: sample metadata has no {group_key!r} to group by")
-        groups.setdefault(str(metadata[group_key]), []).append(item)
+        group = str(metadata[group_key])
+        if group in ("", ALL_GROUP) or "/" in group:
+            raise ValueError(f"sample {item.sample_id}: {group_key} {group!r} cannot name a group "
+                             f"(empty, {ALL_GROUP!r} or containing '/')")
+        groups.setdefault(group, []).append(item)
     return groups
 
 
@@ -206,7 +218,7 @@ def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric
 
     def reduce_group(members: Sequence[SampleScore], group_key: str) -> dict[str, float]:
         # every measure of one group, sharing work: the "mean" keys in one pass, weighted P/R/F1 computed once
-        mean_keys = [key for _, key, gk, r in plan if gk == group_key and r == "mean"]
+        mean_keys = list(dict.fromkeys(key for _, key, gk, r in plan if gk == group_key and r == "mean"))
         means = _value_means(members, mean_keys) if mean_keys else {}
         prf: tuple[float, float, float] | None = None
         out: dict[str, float] = {}
@@ -292,19 +304,3 @@ def measures_by_group(log: Any, scorer: str | None = None) -> dict[str, dict[str
         table.setdefault(measure, {})[group] = value
     return table
 
-
-@score_reducer(name="epoch_mean")
-def epoch_mean() -> ScoreReducer:
-    """Epoch reducer of the suite's tasks: Inspect's ``mean`` reducer, with a single epoch passed through as is.
-
-    For one epoch (every paper run) Inspect's ``mean`` rebuilds each sample's dict value key by key with
-    ``statistics.mean`` of one number, at every live metric update and every end-of-eval pass — the largest
-    cost left in the scoring path at paper size (issue 8, ``benchmarks/README.md``); the value it returns is
-    that same score. With ``--epochs N`` the scores are reduced by Inspect's ``mean`` unchanged.
-    """
-    mean = mean_score()
-
-    def reduce(scores: list[Score]) -> Score:
-        return scores[0] if len(scores) == 1 else mean(scores)
-
-    return reduce

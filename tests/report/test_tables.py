@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
-from inspect_ai.log import EvalLog, EvalMetric, EvalScore, write_eval_log
+from inspect_ai.log import EvalLog, EvalMetric, EvalScore, read_eval_log, write_eval_log
 from inspect_ai.scorer import Score, grouped, includes, match, mean, scorer
 from inspect_ai.solver import generate
 
@@ -278,3 +278,17 @@ def test_a_log_in_the_old_one_score_per_measure_layout_is_skipped_with_a_reason(
     reasons = {Path(p).name: reason for p, reason in read.skipped}
     assert reasons["old_layout.eval"].startswith(NO_MEASURES)
     assert 9 not in set(read.scores.seed) and not read.scores.empty
+
+
+def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, tmp_path):
+    """``inspect eval evals/x.py`` logs task ``x``, ``bediscover run`` logs ``bediscover_inspect/x``: one run."""
+    first = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
+                      task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}})
+    second = read_eval_log(str(first))
+    second.eval.task = "discourse_markers"
+    second.eval.created = "2099-01-01T00:00:00+00:00"
+    second.results.scores[0].metrics["accuracy/just-manual"].value = 0.4
+    write_eval_log(second, str(tmp_path / "from_eval_file.eval"))
+    read = read_log_scores(tmp_path)
+    assert list(read.scores["value"]) == [0.4]
+    assert [Path(p).name for p, reason in read.skipped if reason.startswith("superseded")] == [first.name]

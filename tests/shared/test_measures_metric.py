@@ -8,7 +8,6 @@ from inspect_ai.scorer import SampleScore, Score
 
 from bediscover_inspect.metrics import (
     CLASSIFICATION_MEASURES,
-    epoch_mean,
     group_key_of,
     log_measures,
     measures_by_group,
@@ -57,7 +56,7 @@ def test_errors_name_the_reduction_or_the_sample():
         measures_metric({"accuracy": "median"})
     with pytest.raises(ValueError, match="sample a1: sample metadata has no 'language'"):
         measures_metric({"accuracy_by_language": "mean"})(SCORES)
-    with pytest.raises(ValueError, match="sample a1: score value has no number under 'pmr'"):
+    with pytest.raises(ValueError, match="sample a1: score value has no finite number under 'pmr'"):
         measures_metric({"pmr": "mean"})(SCORES)
     no_gold = [SampleScore(score=Score(value={"accuracy": 1.0}, answer="x"), sample_id="z",
                            sample_metadata={"dataset": "A"})]
@@ -80,10 +79,43 @@ def test_a_two_scorer_log_reads_back_without_clashing_groups(tmp_path):
     assert measures_by_group(log, "tot_scorer")["invalid"] == {"tot-arithmetic": 1.0}
 
 
-def test_epoch_mean_passes_one_epoch_through_and_averages_several():
-    one = Score(value={"accuracy": 1.0, "invalid": 0.0}, answer="x", metadata={"gold": "x"})
-    assert epoch_mean()([one]) is one
-    two = Score(value={"accuracy": 0.0, "invalid": 1.0}, answer="<invalid>", metadata={"gold": "x"})
-    reduced = epoch_mean()([one, two])
-    assert reduced.value == {"accuracy": 0.5, "invalid": 0.5}
-    assert reduced.answer is None and reduced.metadata == {"gold": "x"}  # Inspect's mean: answers differ
+
+def test_epochs_pool_every_answer(tmp_path):
+    """--epochs 2 with a right then a wrong answer per sample: each (sample, epoch) is one observation, so accuracy,
+    weighted recall and micro-F1 are 0.5 (Inspect's mean reducer would make the answer None, i.e. invalid), and
+    sentence ordering's micro Acc sums both epochs' counts."""
+    from bediscover_inspect.discourse_markers.task import discourse_markers
+    from bediscover_inspect.sentence_ordering.task import sentence_ordering
+
+    calls: dict[str, int] = {}
+
+    def right_then_wrong(state_text: str, right: str, wrong: str) -> str:
+        calls[state_text] = calls.get(state_text, 0) + 1
+        return right if calls[state_text] == 1 else wrong
+
+    dm = discourse_markers(dataset="just-manual")
+    gold = {s.input[-1].text: s.target for s in dm.dataset}
+    model = scripted_model(lambda m: right_then_wrong(m[-1].text, gold[m[-1].text],
+                                                      "Unelaboratory" if gold[m[-1].text] != "Unelaboratory" else "Emphatic"))
+    [log] = inspect_eval(dm, model=model, limit=4, epochs=2, display="none", log_dir=str(tmp_path), max_connections=1)
+    table = measures_by_group(log)
+    assert table["accuracy"]["all"] == 0.5 and table["weighted_recall"]["all"] == 0.5 and table["invalid"]["all"] == 0.0
+    so = sentence_ordering(datasets="nips-abs")
+    gold_so = {s.input: s.target for s in so.dataset}
+    calls.clear()
+    model = scripted_model(lambda m: right_then_wrong(m[-1].text, gold_so[m[-1].text], "no markers"))
+    [log] = inspect_eval(so, model=model, limit=3, epochs=2, display="none", log_dir=str(tmp_path), max_connections=1)
+    table = measures_by_group(log)
+    assert table["acc"]["all"] == table["pmr"]["all"] == table["lcs"]["all"] == 0.5
+
+
+def test_non_finite_values_and_reserved_group_names_are_errors():
+    nan = [_item("n1", "A", "x", "x", float("nan"))]
+    with pytest.raises(ValueError, match="sample n1: score value has no finite number under 'output_tokens'"):
+        measures_metric({"output_tokens": "mean"})(nan)
+    for bad in ("all", "", "a/b"):
+        with pytest.raises(ValueError, match="cannot name a group"):
+            measures_metric({"accuracy": "mean"})([_item("g1", bad, "x", "x", 1.0)])
+    # the same value key under two group keys is averaged once per group
+    values = measures_metric({"accuracy": "mean", "accuracy_by_dataset": "mean"})(SCORES)
+    assert values["accuracy/all"] == values["accuracy_by_dataset/all"] == pytest.approx(1 / 3)

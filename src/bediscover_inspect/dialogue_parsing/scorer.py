@@ -48,7 +48,7 @@ from bediscover_inspect.dialogue_parsing.relations import (
 )
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY
 from bediscover_inspect.generation import usage_tokens
-from bediscover_inspect.metrics import measures_metric, register_reduction
+from bediscover_inspect.metrics import MEASURE_SCORES, measures_metric, register_reduction
 
 MEASURES: tuple[str, ...] = (
     "link_f1", "link_precision", "link_recall", "full_f1", "full_precision", "full_recall",
@@ -107,7 +107,7 @@ def summed_counts(scores: Sequence[SampleScore]) -> dict[str, float]:
 register_reduction("micro_counts", lambda scores, measure: measure_from_counts(summed_counts(scores), measure))
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def dialogue_parsing_measures() -> Metric:
     """Every measure of :data:`MEASURES` micro-averaged: sum the per-sample counts, then divide (§6.2.1)."""
     return measures_metric(dict.fromkeys(MEASURES, "micro_counts"))
@@ -123,8 +123,6 @@ def pooled_counts() -> ScoreReducer:
     mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
-        if len(scores) == 1:  # one epoch: the score as it is (see metrics.epoch_mean)
-            return scores[0]
         reduced = mean(scores)
         total = dict.fromkeys(COUNT_KEYS, 0)
         for score in scores:

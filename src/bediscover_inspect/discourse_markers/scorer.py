@@ -18,6 +18,7 @@ from ..generation import usage_tokens
 from ..labels import parse_label
 from ..metrics import (
     CLASSIFICATION_MEASURES,
+    MEASURE_SCORES,
     INVALID_ANSWER,
     classification_value,
     confusion_counts,
@@ -78,7 +79,7 @@ def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[
     return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def discourse_marker_measures() -> Metric:
     """``metrics.CLASSIFICATION_MEASURES`` plus ``ambiguous`` (mean), per dataset and ``all``."""
     return measures_metric(CLASSIFICATION_MEASURES | {"ambiguous": "mean"})

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 
 from ..data import check_subset
 from ..generation import generate_with_thinking, generation_config
-from ..metrics import epoch_mean
 from .dataset import load_dataset, parse_datasets
 from .prompts import PROMPT_STYLES
 from .scorer import discourse_marker_scorer
@@ -54,7 +53,6 @@ def discourse_markers(
         solver=[generate_with_thinking(reasoning)],
         scorer=discourse_marker_scorer(),
         config=generation_config(reasoning),
-        epochs=Epochs(1, epoch_mean()),
         metadata={
             "benchmark": "BeDiscovER",
             "task": "discourse_markers",

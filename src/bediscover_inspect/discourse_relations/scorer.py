@@ -25,7 +25,7 @@ from inspect_ai.solver import TaskState
 
 from bediscover_inspect.generation import usage_tokens
 from bediscover_inspect.labels import parse_label
-from bediscover_inspect.metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, classification_value, measures_metric
+from bediscover_inspect.metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, MEASURE_SCORES, classification_value, measures_metric
 
 from .prompts import LABELS
 
@@ -36,7 +36,7 @@ RELATION_MEASURES: dict[str, str] = CLASSIFICATION_MEASURES | {
 """Per-corpus classification measures plus accuracy per framework (Table 4) and per language (Table 27)."""
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def discourse_relation_measures() -> Metric:
     """:data:`RELATION_MEASURES`, each with ``all`` and one value per corpus / framework / language."""
     return measures_metric(RELATION_MEASURES)

@@ -182,7 +182,7 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
                                       f"benchmark={BENCHMARK!r}"))
                 continue
             seed, _ = _seed_and_effort(log)
-            key = (log.eval.task, log.eval.model, _variant_of(log.eval.task_args or {}),
+            key = (short_task_name(log.eval.task), log.eval.model, _variant_of(log.eval.task_args or {}),
                    _reasoning_of(log.eval.task_args or {}), seed)
             if log.status != "success" or log.results is None:
                 unfinished.append((key, path, log.status))

@@ -24,7 +24,7 @@ from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
 from ..labels import strip_reasoning
-from ..metrics import measures_metric, register_reduction
+from ..metrics import MEASURE_SCORES, measures_metric, register_reduction
 from . import ordering_metrics as om
 
 MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
@@ -91,7 +91,7 @@ SENTENCE_ORDERING_MEASURES: dict[str, str] = {
 LCS micro (summed counts over documents), the others means over documents."""
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def sentence_ordering_measures() -> Metric:
     """:data:`SENTENCE_ORDERING_MEASURES`, each with ``all`` and one value per dataset."""
     return measures_metric(SENTENCE_ORDERING_MEASURES)

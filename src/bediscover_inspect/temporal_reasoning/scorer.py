@@ -23,13 +23,13 @@ from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
 from ..labels import parse_label
-from ..metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, classification_value, measures_metric
+from ..metrics import CLASSIFICATION_MEASURES, INVALID_ANSWER, MEASURE_SCORES, classification_value, measures_metric
 from .dataset import RELATION_DATASETS
 from .prompts import RELATION_ALIASES, RELATION_LABELS
 from .tot_answers import parse_gold, parse_tot_answer, tot_correct
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def relation_measures() -> Metric:
     """``micro_f1`` (paper Table 3, "Scores are micro-F1") and ``metrics.CLASSIFICATION_MEASURES``, per dataset."""
     return measures_metric({"micro_f1": "micro_f1"} | CLASSIFICATION_MEASURES)
@@ -66,7 +66,7 @@ def relation_scorer() -> Scorer:
     return score
 
 
-@metric
+@metric(scores=MEASURE_SCORES)
 def tot_measures() -> Metric:
     """ToT-Arithmetic: ``accuracy``, ``accuracy_by_category`` (Table 26), ``invalid`` and token means.
 
