@@ -118,16 +118,9 @@ def mean_of_value(scores: Sequence[SampleScore], key: str) -> float:
     """Mean of ``Score.value[key]`` over ``scores`` (0.0 for none).
 
     Raises:
-        ValueError: a score whose value is not a dict with a number under ``key`` (names sample and key).
+        ValueError: a score whose value is not a dict with a finite number under ``key`` (names sample and key).
     """
-    total = 0.0
-    for item in scores:
-        value = item.score.value
-        number = value.get(key) if isinstance(value, dict) else None
-        if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
-            raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
-        total += number
-    return total / len(scores) if scores else 0.0
+    return _value_means(scores, [key])[key]
 
 
 def micro_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
