@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 PAPER_SEEDS: tuple[int, ...] = (0, 1, 42)
@@ -92,33 +92,26 @@ def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | N
     return {"extra_body": extra_body}
 
 
+def prompt_messages(system_prompt: str, user_prompt: str) -> list[ChatMessage]:
+    """A sample's input: the task's system prompt, then the user prompt (both verbatim, Appendix B).
+
+    Every task builds its ``Sample.input`` this way, so the system prompt is in the sample from the start:
+    inserting it in front of the messages while the sample runs makes Inspect log a state diff that rewrites
+    the whole first message (issue 8, ``benchmarks/README.md``).
+    """
+    return [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=user_prompt)]
+
+
 @solver
-def generate_with_thinking(reasoning: bool, system_prompt: str | dict[str, str] | None = None) -> Solver:
+def generate_with_thinking(reasoning: bool) -> Solver:
     """Generate once, with the thinking switch of :func:`thinking_kwargs` for the active model.
 
     Args:
         reasoning: the task's ``reasoning`` parameter.
-        system_prompt: the task's system prompt (verbatim, no template formatting), or one per sample metadata
-            ``dataset`` (temporal reasoning's Table 9 prompts); inserted as the first message unless the input
-            already starts with a system message. Done here rather than by Inspect's ``system_message`` solver:
-            a second solver costs every sample its own span and state diff (issue 8, ``benchmarks/README.md``).
-
-    Raises:
-        KeyError: ``system_prompt`` is a dict without the sample's dataset.
     """
-    from inspect_ai.model import ChatMessageSystem, get_model
+    from inspect_ai.model import get_model
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if system_prompt is not None and not (state.messages and state.messages[0].role == "system"):
-            if isinstance(system_prompt, str):
-                text = system_prompt
-            else:
-                dataset = str(state.metadata.get("dataset"))
-                if dataset not in system_prompt:
-                    raise KeyError(f"sample {state.sample_id}: no system prompt for dataset {dataset!r} "
-                                   f"(prompts exist for {sorted(system_prompt)})")
-                text = system_prompt[dataset]
-            state.messages.insert(0, ChatMessageSystem(content=text))
         model = get_model()
         return await generate(state, **thinking_kwargs(state.model.api, reasoning, model.config))
 

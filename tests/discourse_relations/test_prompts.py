@@ -104,7 +104,7 @@ def test_rendered_prompt_of_a_german_pdtb_record(data_root):
     record = json.loads(path.read_text(encoding="utf-8"))[1]
     sample = record_to_sample(record, "deu.pdtb.pcc", str(path), 1)
     assert sample.id == "deu.pdtb.pcc_1"
-    assert sample.input == EXPECTED_DEU_PDTB_PCC_1
+    assert sample.input[-1].text == EXPECTED_DEU_PDTB_PCC_1
     assert sample.target == "conjunction"
     assert sample.metadata == {
         "dataset": "deu.pdtb.pcc", "gold": "conjunction", "corpus": "deu.pdtb.pcc", "framework": "pdtb",

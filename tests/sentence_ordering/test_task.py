@@ -26,7 +26,7 @@ def test_prompt_of_first_record(data_root):
     line = (data_root / "so" / "nips-abs" / "test_id.jsonl").read_text().splitlines()[0]
     record = json.loads(line)
     sample = record_to_sample(record, "nips-abs")
-    lines = sample.input.split("\n")
+    lines = sample.input[-1].text.split("\n")
     assert len(lines) == len(record["shuf_sents"])
     assert lines[0] == f"<s 1> {record['shuf_sents'][0]} </s 1>"
     assert lines[-1] == f"<s {len(lines)}> {record['shuf_sents'][-1]} </s {len(lines)}>"

@@ -30,27 +30,30 @@ def test_thinking_switch_per_provider():
         "extra_body": {"chat_template_kwargs": {"enable_thinking": True}, "top_k": 20}}
 
 
-def test_system_prompt_inserted_once_per_sample_by_dataset(tmp_path):
-    from inspect_ai import Task, eval
-    from inspect_ai.dataset import Sample
-    from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+def test_every_task_starts_its_samples_with_the_papers_system_prompt():
+    """The system prompt is part of each sample's input (not inserted while the sample runs)."""
+    from bediscover_inspect.discourse_relations.prompts import SYSTEM_PROMPT as DR_SYSTEM
+    from bediscover_inspect.discourse_relations.task import discourse_relations
+    from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT as SO_SYSTEM
+    from bediscover_inspect.sentence_ordering.task import sentence_ordering
+    from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
+    from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 
-    from bediscover_inspect.generation import generate_with_thinking
-    from tests.helpers import scripted_model
+    expected = {"tbd": RELATION_SYSTEM_PROMPT, "tdd-man": RELATION_SYSTEM_PROMPT, "tot-arithmetic": TOT_SYSTEM_PROMPT}
+    tr = temporal_reasoning()
+    firsts = {}
+    for sample in tr.dataset:
+        firsts.setdefault(sample.metadata["dataset"], set()).add((sample.input[0].role, sample.input[0].text))
+        assert [m.role for m in sample.input] == ["system", "user"]
+    assert firsts == {name: {("system", text)} for name, text in expected.items()}
+    for built, system in ((discourse_relations(corpora="eng.dep.scidtb"), DR_SYSTEM),
+                          (sentence_ordering(datasets="nips-abs"), SO_SYSTEM)):
+        assert {(s.input[0].role, s.input[0].text, s.input[1].role) for s in built.dataset} == {("system", system, "user")}
 
-    samples = [
-        Sample(id="a", input="question a", metadata={"dataset": "x"}),
-        Sample(id="b", input="question b", metadata={"dataset": "y"}),
-        Sample(id="c", input=[ChatMessageSystem(content="own"), ChatMessageUser(content="q")], metadata={"dataset": "x"}),
-    ]
-    task = Task(dataset=samples, solver=generate_with_thinking(False, {"x": "SYS X", "y": "SYS Y"}))
-    [log] = eval(task, model=scripted_model(lambda messages: "ok"), display="none", log_dir=str(tmp_path))
-    assert log.status == "success", log.error
-    first = {s.id: [(m.role, m.text) for m in s.messages[:2]] for s in log.samples}
-    assert first == {"a": [("system", "SYS X"), ("user", "question a")],
-                     "b": [("system", "SYS Y"), ("user", "question b")],
-                     "c": [("system", "own"), ("user", "q")]}
-    bad = Task(dataset=[Sample(id="d", input="q", metadata={"dataset": "z"})],
-               solver=generate_with_thinking(False, {"x": "SYS X"}))
-    [log] = eval(bad, model=scripted_model(["ok"]), display="none", log_dir=str(tmp_path))
-    assert log.status == "error" and "'z'" in log.error.message
+
+def test_prompt_messages_are_system_then_user():
+    from bediscover_inspect.generation import prompt_messages
+
+    messages = prompt_messages("S", "U")
+    assert [(m.role, m.text) for m in messages] == [("system", "S"), ("user", "U")]
+    assert prompt_messages("S", "U")[0].id != messages[0].id  # fresh messages per sample

@@ -101,7 +101,7 @@ def test_epochs_pool_every_answer(tmp_path):
     table = measures_by_group(log)
     assert table["accuracy"]["all"] == 0.5 and table["weighted_recall"]["all"] == 0.5 and table["invalid"]["all"] == 0.0
     so = sentence_ordering(datasets="nips-abs")
-    gold_so = {s.input: s.target for s in so.dataset}
+    gold_so = {s.input[-1].text: s.target for s in so.dataset}
     calls.clear()
     model = scripted_model(lambda m: right_then_wrong(m[-1].text, gold_so[m[-1].text], "no markers"))
     [log] = inspect_eval(so, model=model, limit=3, epochs=2, display="none", log_dir=str(tmp_path), max_connections=1)

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from bediscover_inspect.data import DataFormatError, LoadedRecords, load_records, require_field
 from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from bediscover_inspect.dialogue_parsing.relations import format_relations, parse_gold, window_start
+from bediscover_inspect.generation import prompt_messages
 
 DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
 """Dataset names (paper Table 6 columns; folders under ``ddp/``)."""
@@ -124,10 +124,8 @@ def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: st
     dialogue, _ = split_doc_id(turn.doc_id, file, index)
     return Sample(
         id=f"{dataset}_{turn.doc_id}",
-        input=[
-            ChatMessageSystem(content=SYSTEM_PROMPTS[dataset]),
-            ChatMessageUser(content=user_prompt(record["context"], record["structure"], record["new_turn"])),
-        ],
+        input=prompt_messages(SYSTEM_PROMPTS[dataset],
+                              user_prompt(record["context"], record["structure"], record["new_turn"])),
         target=turn.gold,
         metadata={
             "dataset": dataset,
@@ -207,10 +205,7 @@ def dialogue_to_sample(dialogue: str, items: list[tuple[int, dict[str, Any]]], d
     start = window_start(1)
     return Sample(
         id=f"{dataset}_{dialogue}",
-        input=[
-            ChatMessageSystem(content=SYSTEM_PROMPTS[dataset]),
-            ChatMessageUser(content=user_prompt("\n".join(edus[start:1]), "", edus[1])),
-        ],
+        input=prompt_messages(SYSTEM_PROMPTS[dataset], user_prompt("\n".join(edus[start:1]), "", edus[1])),
         target=" ".join(t.gold for t in turns if t.gold),
         metadata={
             "dataset": dataset,

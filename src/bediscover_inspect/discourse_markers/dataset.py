@@ -16,9 +16,9 @@ from functools import partial
 from typing import Any, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from ..data import DataFormatError, LoadedRecords, load_records, require_field, select_datasets
+from ..generation import prompt_messages
 from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
 DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
@@ -153,10 +153,7 @@ def record_to_sample(
         passage = render_otherwise(arg1, arg2)
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=[
-            ChatMessageSystem(content=SYSTEM_PROMPTS[family]),
-            ChatMessageUser(content=user_prompt(family, prompt, passage)),
-        ],
+        input=prompt_messages(SYSTEM_PROMPTS[family], user_prompt(family, prompt, passage)),
         target=gold,
         metadata={
             "dataset": dataset,

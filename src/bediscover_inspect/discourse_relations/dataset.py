@@ -26,7 +26,8 @@ from inspect_ai.dataset import Sample
 from bediscover_inspect import data
 from bediscover_inspect.data import DataFileMissingError, DataFormatError, require_field
 
-from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, user_prompt
+from ..generation import prompt_messages
+from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
 
 logger = logging.getLogger(__name__)
 
@@ -185,10 +186,10 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
     language, framework, _ = corpus_parts(corpus)
     return Sample(
         id=f"{corpus}_{values['id']}",
-        input=user_prompt(
+        input=prompt_messages(SYSTEM_PROMPT, user_prompt(
             values["lang"], values["corpus"], values["framework"], values["context"], values["direction"],
             values["u1"], values["u2"],
-        ),
+        )),
         target=values["label"],
         metadata={
             "dataset": corpus,

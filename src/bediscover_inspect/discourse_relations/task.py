@@ -17,7 +17,6 @@ from inspect_ai.dataset import MemoryDataset
 from bediscover_inspect.generation import generate_with_thinking, generation_config
 
 from .dataset import load_corpora, paper_subset_size, select_corpora
-from .prompts import SYSTEM_PROMPT
 from .scorer import discourse_relation_scorer
 
 
@@ -51,7 +50,7 @@ def discourse_relations(
     loaded = load_corpora(selected, explicit, subset, data_dir)
     return Task(
         dataset=MemoryDataset(loaded.samples, name="disrpt25"),
-        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPT)],
+        solver=[generate_with_thinking(reasoning)],
         scorer=discourse_relation_scorer(),
         config=generation_config(reasoning),
         metadata={

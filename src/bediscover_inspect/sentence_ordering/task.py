@@ -13,7 +13,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from ..data import DataFormatError, check_subset, load_records, require_field, select_datasets
-from ..generation import generate_with_thinking, generation_config
+from ..generation import generate_with_thinking, generation_config, prompt_messages
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids, sentence_ordering_scorer
 
@@ -66,7 +66,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
         )
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=user_prompt(shuffled),
+        input=prompt_messages(SYSTEM_PROMPT, user_prompt(shuffled)),
         target=marker_sequence(gold_order),
         metadata={
             "dataset": dataset,
@@ -108,7 +108,7 @@ def sentence_ordering(
         samples.extend(record_to_sample(r, dataset, file, i) for i, r in enumerate(loaded.records))
     return Task(
         dataset=MemoryDataset(samples, name="bediscover_sentence_ordering"),
-        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPT)],
+        solver=[generate_with_thinking(reasoning)],
         scorer=sentence_ordering_scorer(),
         config=generation_config(reasoning),
         metadata={"benchmark": "BeDiscovER", "task": "sentence_ordering", "subset": subset, "data": provenance},

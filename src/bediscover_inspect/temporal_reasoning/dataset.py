@@ -20,7 +20,14 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from ..data import DataFormatError, require_field, select_datasets
-from .prompts import RELATION_LABELS, relation_user_prompt, tot_user_prompt
+from ..generation import prompt_messages
+from .prompts import (
+    RELATION_LABELS,
+    RELATION_SYSTEM_PROMPT,
+    TOT_SYSTEM_PROMPT,
+    relation_user_prompt,
+    tot_user_prompt,
+)
 from .tot_answers import parse_gold
 
 DATASETS: tuple[str, ...] = ("tbd", "tdd-man", "tot-arithmetic")
@@ -189,7 +196,7 @@ def relation_record_to_sample(
     shown = document if context == "document" else event_sentences(document)
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=relation_user_prompt(shown, types[0], types[1]),
+        input=prompt_messages(RELATION_SYSTEM_PROMPT, relation_user_prompt(shown, types[0], types[1])),
         target=gold,
         metadata={
             "dataset": dataset,
@@ -229,7 +236,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = "tot-arithmetic"
         )
     return Sample(
         id=f"{dataset}_{record_id}",
-        input=tot_user_prompt(question, instruction),
+        input=prompt_messages(TOT_SYSTEM_PROMPT, tot_user_prompt(question, instruction)),
         target=gold,
         metadata={
             "dataset": dataset,

@@ -14,16 +14,7 @@ from inspect_ai.scorer import Scorer
 from ..data import check_subset, load_records
 from ..generation import generate_with_thinking, generation_config
 from .dataset import DATA_PATHS, RELATION_DATASETS, check_context, parse_datasets, record_to_sample
-from .prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from .scorer import relation_scorer, tot_scorer
-
-SYSTEM_PROMPTS: dict[str, str] = {
-    "tbd": RELATION_SYSTEM_PROMPT,
-    "tdd-man": RELATION_SYSTEM_PROMPT,
-    "tot-arithmetic": TOT_SYSTEM_PROMPT,
-}
-"""Table 9 system prompt of each dataset."""
-
 
 def load_samples(
     datasets: list[str], subset: str, data_dir: str | None, context: str
@@ -78,7 +69,7 @@ def temporal_reasoning(
         scorers.append(tot_scorer())
     return Task(
         dataset=MemoryDataset(samples, name="bediscover_temporal_reasoning"),
-        solver=[generate_with_thinking(reasoning, SYSTEM_PROMPTS)],
+        solver=[generate_with_thinking(reasoning)],
         scorer=scorers,
         config=generation_config(reasoning),
         metadata={
