@@ -26,6 +26,7 @@ from _common import BENCH_DIR, WORK_DIR, child_env
 FULL: list[list[str]] = [
     ["overhead.py", "--rounds", "3"],
     ["data_loading.py", "--repeats", "3"],
+    ["metric_compute.py", "--repeats", "5"],
     ["dialogue_tokens.py"],
     ["embedded_model.py", "--limit", "20"],
     ["paper_run.py"],
@@ -35,6 +36,7 @@ FULL: list[list[str]] = [
 QUICK: list[list[str]] = [
     ["overhead.py", "--rounds", "1", "--limit", "20", "--dialogues", "2"],
     ["data_loading.py", "--repeats", "1", "--tasks", "discourse_markers,sentence_ordering"],
+    ["metric_compute.py", "--repeats", "1", "--tasks", "temporal_reasoning"],
     ["dialogue_tokens.py", "--per-dataset", "1"],
     ["embedded_model.py", "--limit", "1", "--max-tokens", "16"],
     ["paper_run.py", "--limit", "5"],
@@ -74,6 +76,16 @@ def summary() -> str:
         for t in dl["tasks"]:
             lines.append(f"| {t['task']} | {t['samples']} | {t['import_s']:.2f} | {t['cold_build_s']:.3f} | "
                          f"{t['warm_build_s']:.3f} | {t['peak_rss_mb']:.0f} |")
+        lines.append("")
+    mc = _load("metric_compute")
+    if mc:
+        lines += ["## One metric computation vs Inspect's accuracy() on the same samples", "",
+                  "| task | samples | entries | 20 growing computations ours / accuracy (ms) | ratio | "
+                  "one full computation ours / accuracy (ms) | ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for t in mc["tasks"]:
+            lines.append(f"| {t['task']} | {t['samples']} | {t['entries']} | {t['ours']['live_20_ms']:.0f} / "
+                         f"{t['accuracy']['live_20_ms']:.0f} | {t['live_ratio']:.2f} | {t['ours']['final_ms']:.1f} / "
+                         f"{t['accuracy']['final_ms']:.1f} | {t['final_ratio']:.2f} |")
         lines.append("")
     pr = _load("paper_run")
     if pr:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
@@ -37,16 +38,18 @@ INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read."""
 
 
+def _label_pair(item: SampleScore) -> tuple[str, str]:
+    """``(gold, predicted)`` label of one score: ``Score.metadata["gold"]`` and ``Score.answer``."""
+    metadata = item.score.metadata or {}
+    if "gold" not in metadata:
+        raise ValueError(f"sample {item.sample_id}: score metadata has no 'gold' label")
+    answer = item.score.answer
+    return str(metadata["gold"]), str(answer) if answer is not None else INVALID_ANSWER
+
+
 def _labels_of(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
-    gold: list[str] = []
-    pred: list[str] = []
-    for item in scores:
-        metadata = item.score.metadata or {}
-        if "gold" not in metadata:
-            raise ValueError(f"sample {item.sample_id}: score metadata has no 'gold' label")
-        gold.append(str(metadata["gold"]))
-        pred.append(str(item.score.answer) if item.score.answer is not None else INVALID_ANSWER)
-    return gold, pred
+    pairs = [_label_pair(item) for item in scores]
+    return [gold for gold, _ in pairs], [pred for _, pred in pairs]
 
 
 def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
@@ -137,17 +140,18 @@ def micro_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
     return sum(g == p for g, p in zip(gold, pred)) / len(gold)
 
 
+def _checked_number(item: SampleScore, key: str) -> float:
+    """``Score.value[key]`` of one score, which must be a finite int or float (not a bool)."""
+    value = item.score.value
+    number = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
+        raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
+    return number
+
+
 def _value_means(scores: Sequence[SampleScore], keys: Sequence[str]) -> dict[str, float]:
     """:func:`mean_of_value` of several keys in one pass over ``scores`` (same errors)."""
-    totals = dict.fromkeys(keys, 0.0)
-    for item in scores:
-        value = item.score.value
-        for key in keys:
-            number = value.get(key) if isinstance(value, dict) else None
-            if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
-                raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
-            totals[key] += number
-    return {key: total / len(scores) if scores else 0.0 for key, total in totals.items()}
+    return {key: sum(_checked_number(item, key) for item in scores) / len(scores) if scores else 0.0 for key in keys}
 
 
 _WEIGHTED = {"weighted_precision": 0, "weighted_recall": 1, "weighted_f1": 2}
@@ -171,18 +175,20 @@ def group_key_of(measure: str) -> tuple[str, str]:
     return (found["key"], found["group_key"]) if found else (measure, "dataset")
 
 
-def _partition(scores: Sequence[SampleScore], group_key: str) -> dict[str, list[SampleScore]]:
-    groups: dict[str, list[SampleScore]] = {}
-    for item in scores:
-        metadata = item.sample_metadata
-        if metadata is None or group_key not in metadata:
-            raise ValueError(f"sample {item.sample_id}: sample metadata has no {group_key!r} to group by")
-        group = str(metadata[group_key])
-        if group in ("", ALL_GROUP) or "/" in group:
-            raise ValueError(f"sample {item.sample_id}: {group_key} {group!r} cannot name a group "
-                             f"(empty, {ALL_GROUP!r} or containing '/')")
-        groups.setdefault(group, []).append(item)
-    return groups
+def _group_of(item: SampleScore, group_key: str) -> str:
+    """The group of one score: its sample metadata ``group_key``, which must be able to name a group."""
+    metadata = item.sample_metadata
+    if metadata is None or group_key not in metadata:
+        raise ValueError(f"sample {item.sample_id}: sample metadata has no {group_key!r} to group by")
+    group = str(metadata[group_key])
+    if group in ("", ALL_GROUP) or "/" in group:
+        raise ValueError(f"sample {item.sample_id}: {group_key} {group!r} cannot name a group "
+                         f"(empty, {ALL_GROUP!r} or containing '/')")
+    return group
+
+
+_Row = tuple[tuple[float, ...], tuple[str, ...], tuple[str, str] | None]
+"""What a metric reads from one score: its numbers (mean keys), its groups (group keys), its (gold, pred)."""
 
 
 def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric:
@@ -209,39 +215,76 @@ def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric
     plan = [(measure, *group_key_of(measure), reduction) for measure, reduction in spec.items()]
     group_keys = list(dict.fromkeys(group_key for _, _, group_key, _ in plan))
 
-    def reduce_group(members: Sequence[SampleScore], group_key: str) -> dict[str, float]:
-        # every measure of one group, sharing work: the "mean" keys in one pass, weighted P/R/F1 computed once
-        mean_keys = list(dict.fromkeys(key for _, key, gk, r in plan if gk == group_key and r == "mean"))
-        means = _value_means(members, mean_keys) if mean_keys else {}
-        prf: tuple[float, float, float] | None = None
+    mean_keys = list(dict.fromkeys(key for _, key, _, reduction in plan if reduction == "mean"))
+    column_of = {key: index for index, key in enumerate(mean_keys)}
+    uses_labels = any(reduction in _WEIGHTED or reduction == "micro_f1" for *_, reduction in plan)
+    # Inspect recomputes the metric on the growing list of the same SampleScore objects while the eval runs
+    # (live display, throttled to ~1/11 of the time) and once at the end: each score is read and checked once,
+    # remembered by identity (a weak reference, so no score is kept alive here) until it leaves the list
+    read: dict[int, tuple[weakref.ref[SampleScore], _Row]] = {}
+
+    def row_of(item: SampleScore) -> _Row:
+        return (tuple(_checked_number(item, key) for key in mean_keys),
+                tuple(_group_of(item, group_key) for group_key in group_keys),
+                _label_pair(item) if uses_labels else None)
+
+    def rows_of(scores: list[SampleScore]) -> list[_Row]:
+        fresh: dict[int, tuple[weakref.ref[SampleScore], _Row]] = {}
+        rows: list[_Row] = []
+        for item in scores:
+            known = read.get(id(item))
+            if known is None or known[0]() is not item:
+                known = (weakref.ref(item), row_of(item))
+            fresh[id(item)] = known
+            rows.append(known[1])
+        read.clear()
+        read.update(fresh)
+        return rows
+
+    def reduce(scores: list[SampleScore], table: tuple[list[tuple[float, ...]], list[str], list[str]],
+               members: list[int] | None, plan_part: list[tuple[str, str, str, str]]) -> dict[str, float]:
+        # one group's measures (members None = every score), sharing work: labels gathered and P/R/F1 counted once
+        columns, gold, pred = table
         out: dict[str, float] = {}
-        for measure, key, gk, reduction in plan:
-            if gk != group_key:
-                continue
+        labels: tuple[list[str], list[str]] | None = None
+        prf: tuple[float, float, float] | None = None
+        for measure, key, _group_key, reduction in plan_part:
             if reduction == "mean":
-                out[measure] = means[key]
-            elif reduction in _WEIGHTED:
-                prf = prf or weighted_prf(*_labels_of(members))
-                out[measure] = prf[_WEIGHTED[reduction]]
+                column = columns[column_of[key]]
+                out[measure] = (sum(column) / len(column) if members is None
+                                else sum([column[i] for i in members]) / len(members))
+            elif reduction in _WEIGHTED or reduction == "micro_f1":
+                if labels is None:
+                    labels = (gold, pred) if members is None else ([gold[i] for i in members], [pred[i] for i in members])
+                if reduction == "micro_f1":
+                    out[measure] = micro_f1(*labels)
+                else:
+                    prf = prf or weighted_prf(*labels)
+                    out[measure] = prf[_WEIGHTED[reduction]]
             else:
-                out[measure] = _REDUCTIONS[reduction](members, key)
+                out[measure] = _REDUCTIONS[reduction](scores if members is None else [scores[i] for i in members], key)
         return out
 
     def compute(scores: list[SampleScore]) -> Value:
         if not scores:
             return {}
-        by_group: dict[tuple[str, str], dict[str, float]] = {}
-        for group_key in group_keys:
+        rows = rows_of(scores)
+        columns = list(zip(*[row[0] for row in rows])) if mean_keys else []
+        labelled = [row[2] for row in rows] if uses_labels else []
+        table = (columns, [pair[0] for pair in labelled], [pair[1] for pair in labelled])  # type: ignore[index]
+        by_key: dict[str, dict[str, dict[str, float]]] = {}
+        for index, group_key in enumerate(group_keys):
+            plan_part = [step for step in plan if step[2] == group_key]
+            members: dict[str, list[int]] = {}
+            for position, row in enumerate(rows):
+                members.setdefault(row[1][index], []).append(position)
+            reduced = by_key[group_key] = {}
             if include_all:
-                by_group[(group_key, ALL_GROUP)] = reduce_group(scores, group_key)
-            for group, members in _partition(scores, group_key).items():
-                by_group[(group_key, group)] = reduce_group(members, group_key)
-        values: dict[str, Any] = {}
-        for measure, _key, group_key, _reduction in plan:
-            for (gk, group), reduced in by_group.items():
-                if gk == group_key:
-                    values[f"{measure}/{group}"] = reduced[measure]
-        return values
+                reduced[ALL_GROUP] = reduce(scores, table, None, plan_part)
+            for group, positions in members.items():
+                reduced[group] = reduce(scores, table, positions, plan_part)
+        return {f"{measure}/{group}": out[measure]
+                for measure, _key, group_key, _reduction in plan for group, out in by_key[group_key].items()}
 
     return compute
 

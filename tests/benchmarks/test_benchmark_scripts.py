@@ -19,7 +19,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subproces
     """``run_all.py --quick`` with results and scratch logs in a temporary directory."""
     root = tmp_path_factory.mktemp("bench")
     env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(root / "results"), BEDISCOVER_BENCH_WORK=str(root / "work"))
-    only = ["overhead", "data_loading", "dialogue_tokens", "paper_run"]
+    only = ["overhead", "data_loading", "metric_compute", "dialogue_tokens", "paper_run"]
     if importlib.util.find_spec("llama_cpp") is not None:
         only.append("embedded_model")
     proc = subprocess.run([sys.executable, str(BENCH / "run_all.py"), "--quick", "--only", ",".join(only)],
@@ -32,7 +32,7 @@ def test_run_all_quick_succeeds(quick_run):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 
-@pytest.mark.parametrize("name", ["overhead", "data_loading", "dialogue_tokens", "paper_run"])
+@pytest.mark.parametrize("name", ["overhead", "data_loading", "metric_compute", "dialogue_tokens", "paper_run"])
 def test_result_files_written(quick_run, name):
     results, _ = quick_run
     data = json.loads((results / f"{name}.json").read_text())

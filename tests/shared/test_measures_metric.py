@@ -64,6 +64,30 @@ def test_errors_name_the_reduction_or_the_sample():
         measures_metric({"weighted_f1": "weighted_f1"})(no_gold)
 
 
+def test_repeated_computations_on_a_changing_list_match_fresh_ones():
+    """Inspect recomputes the metric on a growing list of the same score objects (live display) and may replace
+    one (a re-scored sample): every computation equals that of a fresh metric, and no score is kept alive."""
+    import gc
+    import weakref
+
+    spec = CLASSIFICATION_MEASURES | {"accuracy_by_kind": "mean", "micro_f1": "micro_f1"}
+    metric = measures_metric(spec)
+    assert metric(SCORES[:1]) == measures_metric(spec)(SCORES[:1])
+    assert metric(SCORES) == measures_metric(spec)(SCORES)
+    rescored = [SCORES[0], _item("a2", "A", "y", "y", 4.0, kind="k2"), SCORES[2]]
+    values = metric(rescored)
+    assert values == measures_metric(spec)(rescored) and values["accuracy/A"] == 1.0
+    temporary = [_item("t", "T", "x", "x", 1.0, kind="k1")]
+    assert metric(temporary)["accuracy/T"] == 1.0
+    watch = weakref.ref(temporary[0])
+    del temporary
+    gc.collect()
+    assert watch() is None
+    # a new object at a reused address is read afresh (the identity check is on the object, not the id)
+    for answer in ("x", "y", "x", "y"):
+        assert metric([_item("r", "R", "x", answer, 1.0, kind="k1")])["accuracy/R"] == float(answer == "x")
+
+
 def test_a_two_scorer_log_reads_back_without_clashing_groups(tmp_path):
     """Temporal reasoning runs two scorers whose measures share names: every (measure, group) appears once."""
     task = temporal_reasoning(dataset="tbd,tot-arithmetic")
