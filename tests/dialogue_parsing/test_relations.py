@@ -14,7 +14,7 @@ from bediscover_inspect.dialogue_parsing.relations import (
     parse_gold,
     window_structure,
 )
-from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_measures, measure_from_counts, pooled_counts
+from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_measures, measure_from_counts
 
 STAC = RELATIONS["stac"]
 N = 8  # utterances 0 … 7 of the made-up dialogues below
@@ -213,16 +213,3 @@ def test_metric_is_micro_not_mean_of_dialogues() -> None:
 def test_measure_from_counts_rejects_unknown_measure() -> None:
     with pytest.raises(ValueError, match="link_f1"):
         measure_from_counts(_counts(MADE_UP).as_dict(), "f1")
-
-
-def test_epoch_reducer_pools_counts() -> None:
-    one = TurnCounts(link_tp=1, link_pred=2, link_gold=2, turns=1).as_dict()
-    two = TurnCounts(link_tp=2, link_pred=2, link_gold=2, turns=1).as_dict()
-    scores = [
-        Score(value={"link_f1": 0.5}, metadata={"counts": one}),
-        Score(value={"link_f1": 1.0}, metadata={"counts": two}),
-    ]
-    reduced = pooled_counts()(scores)
-    assert reduced.value == {"link_f1": 0.75}
-    assert reduced.metadata["counts"]["link_tp"] == 3 and reduced.metadata["counts"]["link_pred"] == 4
-    assert reduced.metadata["counts"]["turns"] == 2

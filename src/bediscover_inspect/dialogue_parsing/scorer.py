@@ -28,12 +28,9 @@ from inspect_ai.scorer import (
     Metric,
     SampleScore,
     Score,
-    ScoreReducer,
     Scorer,
     Target,
-    mean_score,
     metric,
-    score_reducer,
     scorer,
 )
 from inspect_ai.solver import TaskState
@@ -111,29 +108,6 @@ register_reduction("micro_counts", lambda scores, measure: measure_from_counts(s
 def dialogue_parsing_measures() -> Metric:
     """Every measure of :data:`MEASURES` micro-averaged: sum the per-sample counts, then divide (§6.2.1)."""
     return measures_metric(dict.fromkeys(MEASURES, "micro_counts"))
-
-
-@score_reducer(name="pooled_counts")
-def pooled_counts() -> ScoreReducer:
-    """Epoch reducer: mean of the value keys, *sum* of ``metadata["counts"]`` over epochs.
-
-    So with ``--epochs N`` the micro metrics pool every epoch's relations (Inspect's default reducer would
-    keep only the first epoch's metadata).
-    """
-    mean = mean_score()
-
-    def reduce(scores: list[Score]) -> Score:
-        reduced = mean(scores)
-        total = dict.fromkeys(COUNT_KEYS, 0)
-        for score in scores:
-            for key in COUNT_KEYS:
-                total[key] += (score.metadata or {})["counts"][key]
-        metadata = dict(reduced.metadata or {})
-        metadata["counts"] = total
-        metadata["epochs"] = len(scores)
-        return reduced.model_copy(update={"metadata": metadata})
-
-    return reduce
 
 
 def _score(counts: TurnCounts, answer: str, turns: list[dict[str, Any]]) -> Score:

@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.solver import Solver
 
 from bediscover_inspect.data import check_subset, select_datasets
 from bediscover_inspect.dialogue_parsing.dataset import DATASETS, MODES, make_dataset
-from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_scorer, pooled_counts
+from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_scorer
 from bediscover_inspect.dialogue_parsing.solver import incremental_parser
 from bediscover_inspect.generation import generate_with_thinking, generation_config
 
@@ -57,7 +57,6 @@ def dialogue_parsing(
         solver=solver,
         scorer=dialogue_parsing_scorer(),
         config=generation_config(reasoning),
-        epochs=Epochs(1, pooled_counts()),
         metadata={
             "benchmark": "BeDiscovER",
             "task": "dialogue_parsing",
