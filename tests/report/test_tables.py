@@ -292,3 +292,28 @@ def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, t
     read = read_log_scores(tmp_path)
     assert list(read.scores["value"]) == [0.4]
     assert [Path(p).name for p, reason in read.skipped if reason.startswith("superseded")] == [first.name]
+
+
+def test_a_later_smoke_run_never_replaces_a_fuller_run_of_the_same_seed(template, tmp_path):
+    """``--limit 5`` after a full run of the same seed: the full run's value is the one reported."""
+    full = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
+                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=400)
+    smoke = read_eval_log(str(full))
+    smoke.eval.created = "2099-01-01T00:00:00+00:00"
+    smoke.results.completed_samples = 5
+    smoke.results.scores[0].metrics["accuracy/just-manual"].value = 0.8
+    write_eval_log(smoke, str(tmp_path / "smoke.eval"))
+    read = read_log_scores(tmp_path)
+    assert list(read.scores["value"]) == [0.2] and list(read.scores["samples"]) == [400]
+    [(path, reason)] = read.skipped
+    assert Path(path).name == "smoke.eval" and "covers more samples" in reason and full.name in reason
+
+
+def test_markdown_cells_escape_pipes_and_line_breaks():
+    import pandas as pd
+
+    from bediscover_inspect.report.tables import _markdown
+
+    table = pd.DataFrame({"group": ["a|b", "two\nlines"], "value": [1.5, float("nan")]})
+    assert _markdown(table).splitlines() == ["| group | value |", "|---|---|", "| a\\|b | 1.5 |",
+                                             "| two lines |  |"]

@@ -144,12 +144,20 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[int, str]:
+    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): completed
+    samples (samples × epochs), then creation time; the larger is kept."""
+    _path, log, _rows = item
+    return int(log.results.completed_samples or 0), str(log.eval.created)
+
+
 def read_log_scores(log_dir: str | Path) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` into a long table of scores.
 
     Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
-    for the same (task, model, task arguments, seed) the most recently created one wins (an interrupted then
-    resumed eval set can leave an earlier failed log). Logs left out are listed in :attr:`LogScores.skipped`,
+    for the same (task, model, task arguments, seed) the one with the most completed samples wins, then the most
+    recently created (an interrupted then resumed eval set can leave an earlier failed log; a later ``--limit``
+    smoke run never replaces a full run). Logs left out are listed in :attr:`LogScores.skipped`,
     among them files that cannot be read (reason starting with :data:`UNREADABLE`: truncated, corrupt, not an
     Inspect log) and logs of other Inspect tasks (reason starting with :data:`NOT_OURS`); one bad file never
     stops the others from being read.
@@ -197,9 +205,12 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
             continue
         previous = latest.get(key)
         if previous is not None:
-            older, newer = sorted([previous, (path, log, rows)], key=lambda item: str(item[1].eval.created))
-            skipped.append((older[0], f"{SUPERSEDED}: a later log of the same run succeeded"))
-            latest[key] = newer
+            # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
+            lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
+            why = ("covers more samples" if _run_preference(kept)[0] > _run_preference(lost)[0] else "is newer")
+            skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} "
+                                     f"({kept[0]})"))
+            latest[key] = kept
         else:
             latest[key] = (path, log, rows)
 
@@ -427,11 +438,17 @@ def _fmt(mean: float, std: float, digits: int = 1) -> str:
     return f"{mean:.{digits}f} ± {std:.{digits}f}"
 
 
+def _cell(value: Any) -> str:
+    """One markdown table cell: NaN empty; ``|`` escaped and line breaks flattened so a cell stays one cell."""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return " ".join(str(value).split("\n")).replace("|", "\\|")
+
+
 def _markdown(df: pd.DataFrame) -> str:
-    header = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    header = "| " + " | ".join(_cell(c) for c in df.columns) + " |"
     rule = "|" + "|".join("---" for _ in df.columns) + "|"
-    body = ["| " + " | ".join("" if (isinstance(v, float) and math.isnan(v)) else str(v) for v in row) + " |"
-            for row in df.itertuples(index=False)]
+    body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([header, rule, *body])
 
 
