@@ -121,34 +121,67 @@ class ChildResult:
     stderr_tail: str
 
 
-def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None) -> ChildResult:
-    """Run ``python <args>`` as a child; wall time from spawn to exit, peak RSS from ``os.wait4`` (ru_maxrss).
+@dataclass
+class RunningChild:
+    """A child process started by :func:`start_child`, to be measured by :func:`finish_children`."""
 
-    The child is expected to write a JSON object to ``report_file`` (its own inner timings).
-    """
+    proc: subprocess.Popen
+    start: float
+    report_file: Path
+    err_file: Path
+    err: Any
+
+
+def start_child(args: Sequence[str], report_file: Path) -> RunningChild:
+    """Start ``python <args>`` as a child (wall time counts from here); the child writes its JSON to ``report_file``."""
     report_file.parent.mkdir(parents=True, exist_ok=True)
     report_file.unlink(missing_ok=True)
     err_file = report_file.with_suffix(".stderr")
-    with open(err_file, "w") as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], env=child_env(), cwd=str(REPO_DIR),
-                                stdout=subprocess.DEVNULL, stderr=err)
-        deadline = None if timeout is None else start + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.02)
-        wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    report = json.loads(report_file.read_text()) if report_file.exists() else {}
-    tail = err_file.read_text()[-2000:]
-    # ru_maxrss is in kilobytes on Linux
-    return ChildResult(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, report, tail)
+    err = open(err_file, "w")  # noqa: SIM115 - closed by finish_children
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, *args], env=child_env(), cwd=str(REPO_DIR),
+                            stdout=subprocess.DEVNULL, stderr=err)
+    return RunningChild(proc, start, report_file, err_file, err)
+
+
+def finish_children(children: Sequence[RunningChild], timeout: float | None = None) -> list[ChildResult]:
+    """Wait for started children, polling all of them, so each one's wall time ends at its own exit; CPU and peak
+    RSS from ``os.wait4`` (ru_maxrss). A child still running after ``timeout`` seconds is killed."""
+    ended: dict[int, tuple[int, Any, float]] = {}
+    try:
+        while len(ended) < len(children):
+            for index, child in enumerate(children):
+                if index in ended:
+                    continue
+                pid, status, usage = os.wait4(child.proc.pid, os.WNOHANG)
+                if not pid and timeout is not None and time.perf_counter() > child.start + timeout:
+                    child.proc.kill()
+                    pid, status, usage = os.wait4(child.proc.pid, 0)
+                if pid:
+                    ended[index] = (status, usage, time.perf_counter() - child.start)
+            if len(ended) < len(children):
+                time.sleep(0.02)
+    finally:
+        for child in children:
+            child.err.close()
+    results = []
+    for index, child in enumerate(children):
+        status, usage, wall = ended[index]
+        child.proc.returncode = os.waitstatus_to_exitcode(status)
+        report = json.loads(child.report_file.read_text()) if child.report_file.exists() else {}
+        tail = child.err_file.read_text()[-2000:]
+        # ru_maxrss is in kilobytes on Linux
+        results.append(ChildResult(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                                   child.proc.returncode, report, tail))
+    return results
+
+
+def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None) -> ChildResult:
+    """Run ``python <args>`` as a child and measure it (:func:`start_child` then :func:`finish_children`).
+
+    The child is expected to write a JSON object to ``report_file`` (its own inner timings).
+    """
+    return finish_children([start_child(args, report_file)], timeout)[0]
 
 
 def median(values: Sequence[float]) -> float:

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TASKS, WORK_DIR, median, run_child, scorer_span_seconds, write_result
+from _common import TASKS, WORK_DIR, finish_children, median, run_child, scorer_span_seconds, start_child, write_result
 
 CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
 
@@ -35,37 +35,65 @@ def _check(result: Any, what: str) -> None:
         raise RuntimeError(f"{what} failed (exit {result.returncode}): {logs}\n{result.stderr_tail}")
 
 
-def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
-    """Measure one task: ``rounds`` interleaved ours/bare pairs; returns per-run figures and median ratios."""
+def _record_calls(work: Path, log_location: str, calls_file: Path) -> tuple[int, int]:
+    """Extract the model calls of our run's log into ``calls_file``; return (model calls, prompt characters)."""
+    calls = run_child([CHILD, "calls", str(work / "calls_report.json"), log_location, str(calls_file)],
+                      work / "calls_report.json")
+    if calls.returncode != 0:
+        raise RuntimeError(f"extracting calls failed: {calls.stderr_tail}")
+    return calls.report["calls"], calls.report["prompt_chars"]
+
+
+def bench_task(task: str, limit: int, rounds: int, concurrent: bool = False) -> dict[str, Any]:
+    """Measure one task: ``rounds`` ours/bare pairs; returns per-run figures and median ratios.
+
+    Sequential (default): the two children of a round run one after the other, alternating which goes first.
+    ``concurrent``: they are started together, one per core, so both run under the same machine state (on a
+    shared machine the speed drifts by ±10 % over minutes); the calls the bare task replays then come from one
+    extra run of ours made first and not counted.
+    """
     work = WORK_DIR / "overhead" / task
     shutil.rmtree(work, ignore_errors=True)
     calls_file = work / "calls.json"
     runs: dict[str, list[dict[str, Any]]] = {"ours": [], "bare": []}
     scorer_ms: dict[str, float] = {}
+    model_calls = prompt_chars = 0
+
+    def child_args(kind: str, r: int) -> tuple[list[str], Path]:
+        log_dir = str(work / f"logs_{kind}_{r}")
+        report = work / f"{kind}_{r}.json"
+        if kind == "ours":
+            return [CHILD, "ours", str(report), log_dir, str(limit), task], report
+        return [CHILD, "bare", str(report), log_dir, str(calls_file)], report
+
+    if concurrent:
+        args, report = child_args("ours", -1)
+        res = run_child(args, report)
+        _check(res, f"{task} ours (recording the calls)")
+        model_calls, prompt_chars = _record_calls(work, res.report["logs"][0]["location"], calls_file)
     for r in range(rounds):
-        order = ("ours", "bare") if r % 2 == 0 else ("bare", "ours")
-        for kind in order:
-            log_dir = str(work / f"logs_{kind}_{r}")
-            report = work / f"{kind}_{r}.json"
-            if kind == "ours":
-                res = run_child([CHILD, "ours", str(report), log_dir, str(limit), task], report)
-            else:
-                res = run_child([CHILD, "bare", str(report), log_dir, str(calls_file)], report)
+        if concurrent:
+            kinds = ("ours", "bare") if r % 2 == 0 else ("bare", "ours")
+            done = dict(zip(kinds, finish_children([start_child(*child_args(kind, r)) for kind in kinds])))
+        else:
+            order = ("ours", "bare") if r % 2 == 0 else ("bare", "ours")
+            done = {}
+            for kind in order:
+                done[kind] = run_child(*child_args(kind, r))
+                if kind == "ours" and r == 0:
+                    _check(done[kind], f"{task} ours round 0")
+                    model_calls, prompt_chars = _record_calls(
+                        work, done[kind].report["logs"][0]["location"], calls_file)
+        for kind in ("ours", "bare"):
+            res = done[kind]
             _check(res, f"{task} {kind} round {r}")
             log = res.report["logs"][0]
             runs[kind].append({
                 "wall_s": res.wall_s, "cpu_s": res.cpu_s, "peak_rss_mb": res.peak_rss_mb, "eval_s": res.report["eval_s"],
                 "import_s": res.report["import_s"], "build_s": res.report["build_s"], "samples": log["samples"],
             })
-            if kind == "ours" and r == 0:
-                calls = run_child([CHILD, "calls", str(work / "calls_report.json"), log["location"],
-                                   str(calls_file)], work / "calls_report.json")
-                if calls.returncode != 0:
-                    raise RuntimeError(f"extracting calls failed: {calls.stderr_tail}")
-                model_calls, prompt_chars = calls.report["calls"], calls.report["prompt_chars"]
             if r == 0:
-                spans = scorer_span_seconds(log["location"])
-                scorer_ms[kind] = 1000 * median(spans)
+                scorer_ms[kind] = 1000 * median(scorer_span_seconds(log["location"]))
     ours, bare = runs["ours"], runs["bare"]
     if ours[0]["samples"] != bare[0]["samples"]:
         raise RuntimeError(f"{task}: sample counts differ ({ours[0]['samples']} vs {bare[0]['samples']})")
@@ -79,6 +107,7 @@ def bench_task(task: str, limit: int, rounds: int) -> dict[str, Any]:
         "model_calls": model_calls,
         "prompt_chars": prompt_chars,
         "rounds": rounds,
+        "concurrent": concurrent,
         "ours": {k: med("ours", k) for k in ("wall_s", "cpu_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
         "bare": {k: med("bare", k) for k in ("wall_s", "cpu_s", "eval_s", "peak_rss_mb", "import_s", "build_s")},
         "wall_ratio": median([o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)]),
@@ -99,17 +128,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--dialogues", type=int, default=40, help="dialogues for dialogue_parsing")
     parser.add_argument("--tasks", default=",".join(TASKS))
     parser.add_argument("--out", default="overhead", help="result name under results/")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="start ours and bare together in each round (needs 2 free cores)")
     args = parser.parse_args(argv)
     results = []
     for task in [t.strip() for t in args.tasks.split(",") if t.strip()]:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit
-        res = bench_task(task, limit, args.rounds)
+        res = bench_task(task, limit, args.rounds, args.concurrent)
         results.append(res)
         print(f"{task:22s} n={res['samples']:5d} calls={res['model_calls']:5d}  wall {res['wall_ratio']:.3f}x "
               f"(ours {res['ours']['wall_s']:.1f}s / bare {res['bare']['wall_s']:.1f}s)  cpu {res['cpu_ratio']:.3f}x (ours {res['ours']['cpu_s']:.1f}s / bare {res['bare']['cpu_s']:.1f}s)  eval {res['eval_ratio']:.3f}x"
               f"  rss {res['rss_ratio']:.3f}x ({res['ours']['peak_rss_mb']:.0f} / {res['bare']['peak_rss_mb']:.0f} MB)"
               f"  scorer ms/sample {res['scorer_ms_per_sample_median']}", flush=True)
     path = write_result(args.out, {"goal_ratio": 1.10, "limit": args.limit, "dialogues": args.dialogues,
+                                   "concurrent": args.concurrent,
                                    "tasks": results})
     print(f"wrote {path}")
     return {"tasks": results}

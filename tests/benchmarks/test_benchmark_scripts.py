@@ -61,3 +61,18 @@ def test_embedded_model_result(quick_run):
     results, _ = quick_run
     data = json.loads((results / "embedded_model.json").read_text())
     assert data["samples"] == 1
+
+
+def test_overhead_concurrent_mode_measures_both_children(tmp_path):
+    """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit."""
+    env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "w"))
+    proc = subprocess.run([sys.executable, str(BENCH / "overhead.py"), "--concurrent", "--rounds", "1", "--limit", "5",
+                           "--tasks", "sentence_ordering", "--out", "concurrent"],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    data = json.loads((tmp_path / "results" / "concurrent.json").read_text())
+    [task] = data["tasks"]
+    assert data["concurrent"] and task["concurrent"] and task["samples"] == 5 and task["model_calls"] == 5
+    ours, bare = task["runs"]["ours"][0], task["runs"]["bare"][0]
+    assert ours["samples"] == bare["samples"] == 5 and ours["wall_s"] != bare["wall_s"]
+    assert (tmp_path / "w" / "overhead" / "sentence_ordering" / "calls.json").exists()
