@@ -17,7 +17,6 @@ Thinking on/off travels differently per engine:
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput
@@ -98,16 +97,10 @@ def prompt_messages(system_prompt: str, user_prompt: str) -> list[ChatMessage]:
 
     Every task builds its ``Sample.input`` this way, so the system prompt is in the sample from the start:
     inserting it in front of the messages while the sample runs makes Inspect log a state diff that rewrites
-    the whole first message (issue 8, ``benchmarks/README.md``). The system message object is shared by every
-    sample with the same system prompt (a DISRPT paper subset would otherwise hold 7,370 equal copies); Inspect
-    deep-copies a sample's input into its own state before a solver sees it.
+    the whole first message (issue 8, ``benchmarks/README.md``). Each sample gets its own two messages (own
+    ids; editing one sample's input changes no other).
     """
-    return [_system_message(system_prompt), ChatMessageUser(content=user_prompt)]
-
-
-@lru_cache(maxsize=64)
-def _system_message(text: str) -> ChatMessageSystem:
-    return ChatMessageSystem(content=text)
+    return [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=user_prompt)]
 
 
 @solver

@@ -219,8 +219,10 @@ def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric
     column_of = {key: index for index, key in enumerate(mean_keys)}
     uses_labels = any(reduction in _WEIGHTED or reduction == "micro_f1" for *_, reduction in plan)
     # Inspect recomputes the metric on the growing list of the same SampleScore objects while the eval runs
-    # (live display, throttled to ~1/11 of the time) and once at the end: each score is read and checked once,
-    # remembered by identity (a weak reference, so no score is kept alive here) until it leaves the list
+    # (live display, throttled to ~1/11 of the time) and once at the end: each score is read and checked once and
+    # its row remembered by identity, through a weak reference whose callback drops the row when the score is
+    # freed (no score is kept alive here; tasks sharing this metric object in one process keep their rows).
+    # Scores must not be changed in place after scoring (Inspect never does: it copies a score it edits).
     read: dict[int, tuple[weakref.ref[SampleScore], _Row]] = {}
 
     def row_of(item: SampleScore) -> _Row:
@@ -228,17 +230,19 @@ def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric
                 tuple(_group_of(item, group_key) for group_key in group_keys),
                 _label_pair(item) if uses_labels else None)
 
+    def forget(ref: weakref.ref[SampleScore], key: int) -> None:
+        known = read.get(key)
+        if known is not None and known[0] is ref:
+            del read[key]
+
     def rows_of(scores: list[SampleScore]) -> list[_Row]:
-        fresh: dict[int, tuple[weakref.ref[SampleScore], _Row]] = {}
         rows: list[_Row] = []
         for item in scores:
             known = read.get(id(item))
             if known is None or known[0]() is not item:
-                known = (weakref.ref(item), row_of(item))
-            fresh[id(item)] = known
+                key = id(item)
+                known = read[key] = (weakref.ref(item, lambda ref, key=key: forget(ref, key)), row_of(item))
             rows.append(known[1])
-        read.clear()
-        read.update(fresh)
         return rows
 
     def reduce(scores: list[SampleScore], table: tuple[list[tuple[float, ...]], list[str], list[str]],

@@ -309,11 +309,28 @@ def test_a_later_smoke_run_never_replaces_a_fuller_run_of_the_same_seed(template
     assert Path(path).name == "smoke.eval" and "covers more samples" in reason and full.name in reason
 
 
+def test_epochs_do_not_make_a_smoke_run_look_larger(template, tmp_path):
+    """3 samples × 2 epochs (6 completed) against 5 samples × 1 epoch: the 5-sample run is the fuller one."""
+    full = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
+                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=5)
+    smoke = read_eval_log(str(full))
+    smoke.eval.created = "2099-01-01T00:00:00+00:00"
+    smoke.eval.config.epochs = 2
+    smoke.results.completed_samples = 6
+    smoke.results.scores[0].metrics["accuracy/just-manual"].value = 0.8
+    write_eval_log(smoke, str(tmp_path / "smoke_epochs.eval"))
+    read = read_log_scores(tmp_path)
+    assert list(read.scores["value"]) == [0.2]
+    assert [Path(p).name for p, _ in read.skipped] == ["smoke_epochs.eval"]
+
+
 def test_markdown_cells_escape_pipes_and_line_breaks():
     import pandas as pd
 
     from bediscover_inspect.report.tables import _markdown
 
-    table = pd.DataFrame({"group": ["a|b", "two\nlines"], "value": [1.5, float("nan")]})
+    table = pd.DataFrame({"group": ["a|b", "two\nlines", "cr\rlf\r\nend", "back\\|slash"],
+                          "value": [1.5, float("nan"), 2.0, 3.0]})
     assert _markdown(table).splitlines() == ["| group | value |", "|---|---|", "| a\\|b | 1.5 |",
-                                             "| two lines |  |"]
+                                             "| two lines |  |", "| cr lf end | 2.0 |",
+                                             "| back\\\\\\|slash | 3.0 |"]

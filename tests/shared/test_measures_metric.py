@@ -88,6 +88,28 @@ def test_repeated_computations_on_a_changing_list_match_fresh_ones():
         assert metric([_item("r", "R", "x", answer, 1.0, kind="k1")])["accuracy/R"] == float(answer == "x")
 
 
+def test_two_tasks_sharing_one_metric_object_keep_their_rows(monkeypatch):
+    """``@scorer(metrics=[...])`` builds the metric once per process, so concurrent tasks call the same object on
+    different lists: each score is read once however the calls interleave, and a freed score's row is dropped."""
+    import gc
+
+    import bediscover_inspect.metrics as metrics_module
+
+    reads = []
+    real = metrics_module._checked_number
+    monkeypatch.setattr(metrics_module, "_checked_number", lambda item, key: reads.append(key) or real(item, key))
+    metric = measures_metric({"accuracy": "mean"})
+    first = [_item(f"a{i}", "A", "x", "x", 1.0) for i in range(50)]
+    second = [_item(f"b{i}", "B", "x", "y", 1.0) for i in range(50)]
+    for _ in range(3):
+        assert metric(first) == {"accuracy/all": 1.0, "accuracy/A": 1.0}
+        assert metric(second) == {"accuracy/all": 0.0, "accuracy/B": 0.0}
+    assert len(reads) == 100
+    del first
+    gc.collect()
+    assert metric(second)["accuracy/B"] == 0.0 and len(reads) == 100
+
+
 def test_a_two_scorer_log_reads_back_without_clashing_groups(tmp_path):
     """Temporal reasoning runs two scorers whose measures share names: every (measure, group) appears once."""
     task = temporal_reasoning(dataset="tbd,tot-arithmetic")

@@ -144,11 +144,14 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[int, str]:
-    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): completed
-    samples (samples × epochs), then creation time; the larger is kept."""
+def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float, str]:
+    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): distinct samples
+    (completed samples ÷ epochs, so a 3-sample run with 2 epochs is not "more" than a 5-sample run), then
+    creation time; the larger is kept."""
     _path, log, _rows = item
-    return int(log.results.completed_samples or 0), str(log.eval.created)
+    config = getattr(log.eval, "config", None)
+    epochs = getattr(config, "epochs", None) or 1
+    return int(log.results.completed_samples or 0) / epochs, str(log.eval.created)
 
 
 def read_log_scores(log_dir: str | Path) -> LogScores:
@@ -193,7 +196,7 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
             key = (short_task_name(log.eval.task), log.eval.model, _variant_of(log.eval.task_args or {}),
                    _reasoning_of(log.eval.task_args or {}), seed)
             if log.status != "success" or log.results is None:
-                unfinished.append((key, path, log.status))
+                unfinished.append((key, path, log.status if log.status != "success" else "success without results"))
                 continue
             rows = _log_rows(path, log)
             if not rows:
@@ -207,7 +210,9 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         if previous is not None:
             # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
             lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
-            why = ("covers more samples" if _run_preference(kept)[0] > _run_preference(lost)[0] else "is newer")
+            why = ("covers more samples" if _run_preference(kept)[0] > _run_preference(lost)[0]
+                   else "is newer" if _run_preference(kept)[1] > _run_preference(lost)[1]
+                   else "has the same samples and time, and was read later")
             skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} "
                                      f"({kept[0]})"))
             latest[key] = kept
@@ -442,7 +447,7 @@ def _cell(value: Any) -> str:
     """One markdown table cell: NaN empty; ``|`` escaped and line breaks flattened so a cell stays one cell."""
     if isinstance(value, float) and math.isnan(value):
         return ""
-    return " ".join(str(value).split("\n")).replace("|", "\\|")
+    return " ".join(str(value).splitlines()).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def _markdown(df: pd.DataFrame) -> str:
