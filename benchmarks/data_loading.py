@@ -1,6 +1,6 @@
 """Data loading per task: cold (fresh process) and warm (same process, again) task building.
 
-    /work/venv/bin/python benchmarks/data_loading.py [--repeats 3] [--tasks a,b]
+    .venv/bin/python benchmarks/data_loading.py [--repeats 3] [--tasks a,b]
 
 Each repeat is a fresh child process that imports the task module (``import_s``), builds the task once from the
 data root — reading, checking and converting every record of the paper subset (``cold_build_s``) — then builds

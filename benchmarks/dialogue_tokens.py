@@ -1,6 +1,6 @@
 """Dialogue parsing, incremental mode: prompt tokens per turn against turn index over the longest dialogues.
 
-    /work/venv/bin/python benchmarks/dialogue_tokens.py [--per-dataset 2] [--plot benchmarks/dialogue_tokens.png]
+    .venv/bin/python benchmarks/dialogue_tokens.py [--per-dataset 2] [--plot benchmarks/dialogue_tokens.png]
 
 Runs the task on the ``--per-dataset`` longest dialogues of each dataset under the scripted mockllm, whose answer
 attaches every new turn to the previous one (``QA_PAIR(j-1,j)``), so the predicted structure fed back into the

@@ -1,6 +1,6 @@
 """Embedded model: seconds per sample and tokens per second of ``gguf/smollm2-135m`` on real nips-abs samples.
 
-    /work/venv/bin/python benchmarks/embedded_model.py [--limit 20] [--max-tokens N]
+    .venv/bin/python benchmarks/embedded_model.py [--limit 20] [--max-tokens N]
 
 One child process runs ``sentence_ordering(datasets="nips-abs")`` on the first ``--limit`` samples with the
 embedded model (seed 42, the task's generate config unless ``--max-tokens`` is given), as ``make demo`` does.

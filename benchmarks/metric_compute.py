@@ -1,6 +1,6 @@
 """Cost of one task metric computation against Inspect's ``accuracy()`` on the same scores, side by side.
 
-    /work/venv/bin/python benchmarks/metric_compute.py [--repeats 5] [--tasks discourse_relations,temporal_reasoning]
+    .venv/bin/python benchmarks/metric_compute.py [--repeats 5] [--tasks discourse_relations,temporal_reasoning]
 
 Inspect recomputes every metric while an eval runs (the live display, at most about every 0.9 s and never more
 than ~1/11 of the time) and once at the end, each time on the whole growing list of sample scores; a slow metric
@@ -11,8 +11,9 @@ another label), then times, in one process:
 * **live**: 20 computations on growing prefixes of the list (5 %, 10 %, … 100 %), as during an eval;
 * **final**: one more computation on the whole list;
 
-for the task's metric and for the bare task's ``accuracy()``. Figures are medians over ``--repeats``; the ratio is
-ours / accuracy. Writes ``results/metric_compute.json``.
+for the task's metric and for the bare task's ``accuracy()``, after one uncounted warm-up of each. Figures are
+medians over ``--repeats`` (each with a fresh metric, so "live" includes the first read of every score); the ratio
+is ours / accuracy. Writes ``results/metric_compute.json``.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def bench(task: str, repeats: int) -> dict[str, Any]:
     ours_factory = getattr(importlib.import_module(module), factory)
     scores, bare = sample_scores(task, task_args)
     runs: dict[str, list[tuple[float, float]]] = {"ours": [], "accuracy": []}
+    timed(ours_factory(), scores), timed(accuracy(), bare)  # warm-up, not counted (first allocations, lazy imports)
     for _ in range(repeats):
         runs["ours"].append(timed(ours_factory(), scores))  # a fresh metric each repeat: nothing read before
         runs["accuracy"].append(timed(accuracy(), bare))

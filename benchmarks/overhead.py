@@ -1,6 +1,6 @@
 """Overhead of each suite task against bare Inspect: wall time and peak RSS ratios, scorer time per sample.
 
-    /work/venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 1000] [--tasks a,b] [--dialogues 100]
+    .venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 1000] [--tasks a,b] [--dialogues 100]
 
 For each task, rounds of two child processes run one after the other, alternating which goes first:
 

@@ -1,6 +1,6 @@
 """The whole paper subset in one process: wall time, peak RSS, scorer time per sample, report building time.
 
-    /work/venv/bin/python benchmarks/paper_run.py [--limit N] [--tasks a,b] [--skip-report]
+    .venv/bin/python benchmarks/paper_run.py [--limit N] [--tasks a,b] [--skip-report]
 
 One child process evaluates every task on every dataset the data root holds (paper subset; dialogue parsing
 incremental) in a single ``eval()`` call under the scripted mockllm (seed 0), as a researcher's run of the suite
