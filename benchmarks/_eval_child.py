@@ -23,8 +23,18 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 
+NO_SCORE_DISPLAY_ENV = "BEDISCOVER_BENCH_NO_SCORE_DISPLAY"
+"""Set to ``1`` (``overhead.py --no-score-display``) to run both tasks with ``score_display=False``: no live
+metric computation and no live metrics in Inspect's sample buffer (cause 9 in ``benchmarks/README.md``)."""
+
+
 def _eval_kwargs(log_dir: str) -> dict[str, Any]:
-    return {"log_dir": log_dir, "display": "none", "log_level": "warning"}
+    import os
+
+    kwargs: dict[str, Any] = {"log_dir": log_dir, "display": "none", "log_level": "warning"}
+    if os.environ.get(NO_SCORE_DISPLAY_ENV) == "1":
+        kwargs["score_display"] = False
+    return kwargs
 
 
 def run_ours(report: Path, log_dir: str, limit: int, tasks: list[str]) -> dict[str, Any]:

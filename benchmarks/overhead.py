@@ -1,6 +1,7 @@
 """Overhead of each suite task against bare Inspect: wall time and peak RSS ratios, scorer time per sample.
 
     .venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 1000] [--tasks a,b] [--dialogues 100]
+                                            [--concurrent] [--no-score-display]
 
 For each task, rounds of two child processes run one after the other, alternating which goes first:
 
@@ -19,12 +20,14 @@ child's ``ru_maxrss``. Ratios are medians over rounds of ours / bare. Writes
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from _common import TASKS, WORK_DIR, finish_children, median, run_child, scorer_span_seconds, start_child, write_result
+from _eval_child import NO_SCORE_DISPLAY_ENV
 
 CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
 
@@ -130,7 +133,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--out", default="overhead", help="result name under results/")
     parser.add_argument("--concurrent", action="store_true",
                         help="start ours and bare together in each round (needs 2 free cores)")
+    parser.add_argument("--no-score-display", action="store_true",
+                        help="both tasks with score_display=False: no live metrics (Inspect's --no-score-display)")
     args = parser.parse_args(argv)
+    if args.no_score_display:
+        os.environ[NO_SCORE_DISPLAY_ENV] = "1"  # inherited by every child (_common.child_env copies os.environ)
     results = []
     for task in [t.strip() for t in args.tasks.split(",") if t.strip()]:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit
@@ -141,7 +148,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"  rss {res['rss_ratio']:.3f}x ({res['ours']['peak_rss_mb']:.0f} / {res['bare']['peak_rss_mb']:.0f} MB)"
               f"  scorer ms/sample {res['scorer_ms_per_sample_median']}", flush=True)
     path = write_result(args.out, {"goal_ratio": 1.10, "limit": args.limit, "dialogues": args.dialogues,
-                                   "concurrent": args.concurrent,
+                                   "concurrent": args.concurrent, "score_display": not args.no_score_display,
                                    "tasks": results})
     print(f"wrote {path}")
     return {"tasks": results}

@@ -27,6 +27,7 @@ FULL: list[list[str]] = [
     ["overhead.py", "--rounds", "3"],
     ["data_loading.py", "--repeats", "3"],
     ["metric_compute.py", "--repeats", "5"],
+    ["live_metrics_row.py", "--events", "5000", "--repeats", "3"],
     ["dialogue_tokens.py"],
     ["embedded_model.py", "--limit", "20"],
     ["paper_run.py"],
@@ -37,6 +38,7 @@ QUICK: list[list[str]] = [
     ["overhead.py", "--rounds", "1", "--limit", "20", "--dialogues", "2"],
     ["data_loading.py", "--repeats", "1", "--tasks", "discourse_markers,sentence_ordering"],
     ["metric_compute.py", "--repeats", "1", "--tasks", "temporal_reasoning"],
+    ["live_metrics_row.py", "--events", "50", "--repeats", "1"],
     ["dialogue_tokens.py", "--per-dataset", "1"],
     ["embedded_model.py", "--limit", "1", "--max-tokens", "16"],
     ["paper_run.py", "--limit", "5"],
@@ -86,6 +88,14 @@ def summary() -> str:
             lines.append(f"| {t['task']} | {t['samples']} | {t['entries']} | {t['ours']['live_20_ms']:.0f} / "
                          f"{t['accuracy']['live_20_ms']:.0f} | {t['live_ratio']:.2f} | {t['ours']['final_ms']:.1f} / "
                          f"{t['accuracy']['final_ms']:.1f} | {t['final_ratio']:.2f} |")
+        lines.append("")
+    lm = _load("live_metrics_row")
+    if lm:
+        lines += ["## One sample event in Inspect's live buffer vs the number of live metric entries", "",
+                  "| entries | live metrics JSON (bytes) | µs per event | ratio to 1 entry |", "|---:|---:|---:|---:|"]
+        for row in lm["rows"]:
+            lines.append(f"| {row['entries']} | {row['metrics_json_bytes']} | {row['per_event_us']:.1f} | "
+                         f"{row['ratio_to_one_entry']:.2f} |")
         lines.append("")
     pr = _load("paper_run")
     if pr:

@@ -19,7 +19,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subproces
     """``run_all.py --quick`` with results and scratch logs in a temporary directory."""
     root = tmp_path_factory.mktemp("bench")
     env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(root / "results"), BEDISCOVER_BENCH_WORK=str(root / "work"))
-    only = ["overhead", "data_loading", "metric_compute", "dialogue_tokens", "paper_run"]
+    only = ["overhead", "data_loading", "metric_compute", "live_metrics_row", "dialogue_tokens", "paper_run"]
     if importlib.util.find_spec("llama_cpp") is not None:
         only.append("embedded_model")
     proc = subprocess.run([sys.executable, str(BENCH / "run_all.py"), "--quick", "--only", ",".join(only)],
@@ -32,7 +32,8 @@ def test_run_all_quick_succeeds(quick_run):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 
-@pytest.mark.parametrize("name", ["overhead", "data_loading", "metric_compute", "dialogue_tokens", "paper_run"])
+@pytest.mark.parametrize(
+    "name", ["overhead", "data_loading", "metric_compute", "live_metrics_row", "dialogue_tokens", "paper_run"])
 def test_result_files_written(quick_run, name):
     results, _ = quick_run
     data = json.loads((results / f"{name}.json").read_text())
@@ -47,6 +48,16 @@ def test_overhead_compares_same_samples(quick_run):
     for task in data["tasks"]:
         assert task["samples"] > 0 and task["model_calls"] >= task["samples"]
         assert task["ours"]["wall_s"] > 0 and task["bare"]["wall_s"] > 0
+
+
+def test_live_metrics_row_covers_every_entry_count(quick_run):
+    """One row per entry count, from a bare task's single accuracy to discourse_relations' 254 entries."""
+    results, _ = quick_run
+    rows = json.loads((results / "live_metrics_row.json").read_text())["rows"]
+    assert [row["entries"] for row in rows] == [1, 17, 50, 120, 254]
+    sizes = [row["metrics_json_bytes"] for row in rows]
+    assert sizes == sorted(sizes) and sizes[0] < 300 < 50_000 < sizes[-1]
+    assert rows[0]["ratio_to_one_entry"] == 1.0 and all(row["per_event_us"] > 0 for row in rows)
 
 
 def test_plot_and_summary_written(quick_run):
@@ -64,10 +75,13 @@ def test_embedded_model_result(quick_run):
 
 
 def test_overhead_concurrent_mode_measures_both_children(tmp_path):
-    """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit."""
+    """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit;
+    ``--no-score-display`` reaches both children's ``eval()``."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
     env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "w"))
     proc = subprocess.run([sys.executable, str(BENCH / "overhead.py"), "--concurrent", "--rounds", "1", "--limit", "5",
-                           "--tasks", "sentence_ordering", "--out", "concurrent"],
+                           "--tasks", "sentence_ordering", "--out", "concurrent", "--no-score-display"],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     data = json.loads((tmp_path / "results" / "concurrent.json").read_text())
@@ -75,4 +89,9 @@ def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     assert data["concurrent"] and task["concurrent"] and task["samples"] == 5 and task["model_calls"] == 5
     ours, bare = task["runs"]["ours"][0], task["runs"]["bare"][0]
     assert ours["samples"] == bare["samples"] == 5 and ours["wall_s"] != bare["wall_s"]
-    assert (tmp_path / "w" / "overhead" / "sentence_ordering" / "calls.json").exists()
+    work = tmp_path / "w" / "overhead" / "sentence_ordering"
+    assert (work / "calls.json").exists()
+    assert data["score_display"] is False
+    for kind in ("ours", "bare"):
+        [log] = list_eval_logs(str(work / f"logs_{kind}_0"))
+        assert read_eval_log(log, header_only=True).eval.config.score_display is False
