@@ -36,8 +36,9 @@ from bediscover_inspect.dialogue_parsing.relations import (
 from bediscover_inspect.generation import thinking_kwargs, usage_tokens
 
 TURNS_STORE_KEY = "dialogue_parsing_turns"
-"""Sample-store key of the per-turn records: ``[{turn, prompt, completion, predicted, invalid,
-output_tokens, reasoning_tokens}, …]`` (one per new turn, in order)."""
+"""Sample-store key of the per-turn records: ``[{turn, completion, predicted, invalid, output_tokens,
+reasoning_tokens}, …]`` (one per new turn, in order). Each turn's prompt is not repeated here: it is the user
+message of that turn in ``state.messages`` and the input of its model event (issue 8: the store is logged too)."""
 
 
 def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> str:
@@ -82,7 +83,6 @@ def incremental_parser(reasoning: bool = False) -> Solver:
             out_tokens, reasoning_tokens = usage_tokens(output)
             record = {
                 "turn": j,
-                "prompt": prompt,
                 "completion": output.completion,
                 "predicted": predicted[j],
                 "invalid": list(parsed.invalid),
