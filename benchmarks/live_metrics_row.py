@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", default="live_metrics_row")
     args = parser.parse_args(argv)
+    if args.events < 1 or args.repeats < 1:
+        parser.error(f"--events and --repeats must be at least 1 (got {args.events} and {args.repeats})")
     per_event: dict[int, list[float]] = {n: [] for n in ENTRY_COUNTS}
     size: dict[int, int] = {}
     with tempfile.TemporaryDirectory() as tmp:

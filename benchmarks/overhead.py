@@ -136,8 +136,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-score-display", action="store_true",
                         help="both tasks with score_display=False: no live metrics (Inspect's --no-score-display)")
     args = parser.parse_args(argv)
+    # set or cleared on every call, so a later call in the same process does not inherit it; every child gets it
+    # through _common.child_env, which copies os.environ
     if args.no_score_display:
-        os.environ[NO_SCORE_DISPLAY_ENV] = "1"  # inherited by every child (_common.child_env copies os.environ)
+        os.environ[NO_SCORE_DISPLAY_ENV] = "1"
+    else:
+        os.environ.pop(NO_SCORE_DISPLAY_ENV, None)
     results = []
     for task in [t.strip() for t in args.tasks.split(",") if t.strip()]:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit

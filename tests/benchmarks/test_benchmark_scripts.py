@@ -74,6 +74,20 @@ def test_embedded_model_result(quick_run):
     assert data["samples"] == 1
 
 
+def test_no_score_display_is_set_or_cleared_on_every_call(monkeypatch):
+    """``overhead.main`` sets the children's switch only when asked: a later call in the process does not inherit it."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import overhead
+
+    monkeypatch.setenv(overhead.NO_SCORE_DISPLAY_ENV, "0")  # restored (removed) at teardown whatever main does
+    monkeypatch.setattr(overhead, "write_result", lambda name, data: Path(name))
+    monkeypatch.setattr(overhead, "bench_task", lambda *args: pytest.fail("no task was selected"))
+    overhead.main(["--tasks", "", "--no-score-display"])
+    assert os.environ[overhead.NO_SCORE_DISPLAY_ENV] == "1"
+    overhead.main(["--tasks", ""])
+    assert overhead.NO_SCORE_DISPLAY_ENV not in os.environ
+
+
 def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit;
     ``--no-score-display`` reaches both children's ``eval()``."""
