@@ -178,3 +178,24 @@ def test_single_turn_parent_bound_is_the_dialogue_length(tmp_path: Path) -> None
         expected = [] if j == n - 1 else [f"COMMENT({n - 1},{j})"]  # the last turn cannot be its own parent
         assert score.answer.split() == expected
         assert score.metadata["counts"]["relations_invalid"] == 3 - len(expected)
+
+
+def test_dialogue_stopped_by_a_limit_is_scored_on_the_turns_it_answered(tmp_path: Path) -> None:
+    """A message limit stops the agent mid-dialogue: the answered turns stay in the store and are scored."""
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        j = _new_turn(messages)
+        return f"QA_PAIR({j - 1},{j})"
+
+    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1, message_limit=6)
+    sample = log.samples[0]
+    assert sample.limit is not None and sample.limit.type == "message"
+    calls = [e for e in sample.events if e.event == "model"]
+    records = sample.store["dialogue_parsing_turns"]
+    # system + (user, assistant) per turn: the third turn's assistant message is the 7th, over the limit of 6
+    assert len(calls) == len(records) == 3
+    assert [r["turn"] for r in records] == [1, 2, 3] and records[2]["completion"] == "QA_PAIR(2,3)"
+    turns = sample.scores["dialogue_parsing_scorer"].metadata["turns"]
+    assert len(turns) == sample.metadata["n_turns"] == 7
+    assert [t["answered"] for t in turns] == [True] * 3 + [False] * 4
+    assert [t["predicted"] for t in turns[:4]] == ["QA_PAIR(0,1)", "QA_PAIR(1,2)", "QA_PAIR(2,3)", ""]

@@ -14,8 +14,10 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
 
 Every turn's prompt and completion are appended to ``state.messages`` (for the log viewer; they are not
 sent back to the model), each turn's parsed relations go to the transcript as an info event, and the
-per-turn record list (:data:`TURNS_STORE_KEY`) is kept in the sample store for the scorer.
-``state.output`` is the last turn's output.
+per-turn record list (:data:`TURNS_STORE_KEY`) is kept in the sample store for the scorer, growing turn by
+turn, so a dialogue stopped by a token, message or time limit is scored on the turns it answered (the rest count
+as unanswered). ``state.output`` is the last turn's output. The messages kept for the viewer count toward
+``--message-limit``: a system message plus two per turn.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
@@ -71,7 +73,10 @@ def incremental_parser(reasoning: bool = False) -> Solver:
         system = ChatMessageSystem(content=SYSTEM_PROMPTS[dataset])
         state.messages = [system]
         predicted: dict[int, str] = {}
+        # the store holds the list this loop appends to: a dialogue stopped by a token, message or time limit
+        # keeps the turns it answered (the scorer counts the others as unanswered)
         records: list[dict[str, Any]] = []
+        state.store.set(TURNS_STORE_KEY, records)
         output = None
         for turn in state.metadata["turns"]:
             j = int(turn["turn"])
@@ -91,14 +96,11 @@ def incremental_parser(reasoning: bool = False) -> Solver:
             }
             records.append(record)
             state.messages.append(user)
-            state.messages.append(
-                output.message if output.message is not None else ChatMessageAssistant(content=output.completion)
-            )
+            state.messages.append(output.message)
             transcript().info(
                 {"turn": j, "predicted": predicted[j], "invalid": list(parsed.invalid)},
                 source=f"dialogue_parsing turn {j}",
             )
-        state.store.set(TURNS_STORE_KEY, records)
         if output is not None:
             state.output = output
         return state
