@@ -65,7 +65,7 @@ def child_env() -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------------------------- scripted model
-_NEW_TURN = re.compile(r"## New turn:\n(\d+)\.")
+_NEW_TURN = re.compile(r"## New turn:\s*(\d+)\.")  # Table 12 layout: "## New turn:\n\n<j>. speaker: …"
 _MARKER = re.compile(r"<s (\d+)>")
 
 

@@ -109,3 +109,22 @@ def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     for kind in ("ours", "bare"):
         [log] = list_eval_logs(str(work / f"logs_{kind}_0"))
         assert read_eval_log(log, header_only=True).eval.config.score_display is False
+
+
+def test_scripted_answer_reads_the_tasks_real_prompts(monkeypatch):
+    """The benchmarks' scripted model answers each task's real prompt as its docstring says (a dialogue turn j gets
+    ``QA_PAIR(j-1,j)``, so the structure fed back grows; sentence ordering the identity order)."""
+    from inspect_ai.model import ChatMessageUser
+
+    from bediscover_inspect.dialogue_parsing.solver import turn_prompt
+    from bediscover_inspect.sentence_ordering.prompts import user_prompt as ordering_prompt
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    from _common import scripted_answer
+
+    edus = ["0. A: hi", "1. B: hello", "2. A: wood for sheep?", "3. B: no"]
+    for j in (1, 3):
+        prompt = turn_prompt(edus, {1: "QA_PAIR(0,1)"}, j)
+        assert scripted_answer([ChatMessageUser(content=prompt)]) == f"QA_PAIR({j - 1},{j})"
+    ordering = ordering_prompt(["b.", "a.", "c."])
+    assert scripted_answer([ChatMessageUser(content=ordering)]) == "<s 1> <s 2> <s 3>"
