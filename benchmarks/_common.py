@@ -189,8 +189,34 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def code_under_test() -> dict[str, Any]:
+    """Which suite code ran: the imported package's directory, its git commit and whether the tree was dirty.
+
+    The package directory matters (``benchmarks/README.md``, cause 10): code imported from outside the installed
+    distribution makes Inspect scan every installed distribution at each eval. ``commit`` / ``dirty`` are ``None``
+    outside a git checkout.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("bediscover_inspect")
+    package_dir = str(Path(spec.origin).parent) if spec and spec.origin else None
+
+    def git(*args: str) -> str | None:
+        if package_dir is None:
+            return None
+        try:
+            done = subprocess.run(["git", *args], cwd=package_dir, capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"package_dir": package_dir, "commit": git("rev-parse", "HEAD"),
+            "dirty": None if status is None else bool(status)}
+
+
 def machine() -> dict[str, Any]:
-    """Where and when: date, CPU count, Python, inspect-ai version, platform."""
+    """Where, when and what: date, CPU count, Python, inspect-ai version, platform, :func:`code_under_test`."""
     from importlib.metadata import version
 
     return {
@@ -199,11 +225,18 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "inspect_ai": version("inspect-ai"),
         "platform": platform.platform(),
+        "code": code_under_test(),
     }
 
 
 def write_result(name: str, result: dict[str, Any]) -> Path:
-    """Write ``results/<name>.json`` (with the machine block added) and return its path."""
+    """Write ``results/<name>.json`` (with the machine block added) and return its path.
+
+    Raises:
+        ValueError: ``name`` is not a plain file name (results stay under the results directory).
+    """
+    if not name or Path(name).name != name or name in (".", ".."):
+        raise ValueError(f"result name {name!r} must be a plain file name (no directory part)")
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     path = RESULTS_DIR / f"{name}.json"
     path.write_text(json.dumps({"machine": machine(), **result}, indent=2, default=_json_default) + "\n")

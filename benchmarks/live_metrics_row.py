@@ -12,12 +12,15 @@ reports 254 entries at paper size (7 measures x 32 corpora + ``all``, accuracy p
 This script uses Inspect's own ``SampleBufferDatabase`` (inspect-ai 0.3.285, a private module) in a temporary
 directory: it sets the live metrics to N entries with discourse_relations' names, then logs ``--events`` info
 events for one sample and times them; the N values run interleaved in each repeat, so all see the same machine
-state. Result: microseconds per event and the ratio to N = 1 (what a bare task with one ``accuracy`` has).
+state. The garbage collector is off while an event loop is timed (one full collection inside a loop would be
+charged to that entry count alone). Result: microseconds per event and the ratio to N = 1 (what a bare task with
+one ``accuracy`` has); use ``--repeats`` >= 3 so the median is one of the runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import tempfile
 import time
@@ -58,10 +61,16 @@ def time_events(n_entries: int, events: int, root: Path) -> dict[str, float]:
         db.update_metrics(metrics)
         db.start_sample(EvalSampleSummary(id=1, epoch=1, input="x", target="y"))
         batch = [SampleEvent(id=1, epoch=1, event=InfoEvent(data={"turn": i})) for i in range(events)]
-        start = time.perf_counter()
-        for event in batch:
-            db.log_events([event])
-        seconds = time.perf_counter() - start
+        # a full garbage collection (~70 ms here) landing inside one entry count's loop would be charged to it alone
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            for event in batch:
+                db.log_events([event])
+            seconds = time.perf_counter() - start
+        finally:
+            gc.enable()
         return {"per_event_us": 1e6 * seconds / events, "metrics_json_bytes": len(to_json_str_safe(metrics))}
     finally:
         db.cleanup()

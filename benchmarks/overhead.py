@@ -1,9 +1,10 @@
 """Overhead of each suite task against bare Inspect: wall time and peak RSS ratios, scorer time per sample.
 
-    .venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 1000] [--tasks a,b] [--dialogues 100]
-                                            [--concurrent] [--no-score-display]
+    .venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 500] [--tasks a,b] [--dialogues 40]
+                                            [--concurrent] [--no-score-display] [--out overhead]
 
-For each task, rounds of two child processes run one after the other, alternating which goes first:
+For each task, rounds of two child processes run one after the other, alternating which goes first
+(``--concurrent``: started together, one per core, after one uncounted run of ours that records the calls):
 
 * **ours** — the suite task (paper subset, every dataset the data root has, first ``--limit`` samples; dialogue
   parsing: first ``--dialogues`` dialogues, incremental) under the scripted mockllm;
@@ -13,8 +14,9 @@ For each task, rounds of two child processes run one after the other, alternatin
 
 Wall time is spawn-to-exit of the child (imports and start-up included); "eval" is the time inside ``eval()``.
 CPU is the child's user + system seconds (steadier than wall on a shared machine). Peak RSS is the
-child's ``ru_maxrss``. Ratios are medians over rounds of ours / bare. Writes
-``results/overhead.json``.
+child's ``ru_maxrss``. Ratios are medians over rounds of the per-round ratios ours / bare; the seconds and MB
+printed beside them are medians per field, so they need not divide to the ratio. ``--no-score-display`` runs both
+with ``score_display=False`` (no live metrics). Writes ``results/<--out>.json``.
 """
 
 from __future__ import annotations
@@ -136,6 +138,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-score-display", action="store_true",
                         help="both tasks with score_display=False: no live metrics (Inspect's --no-score-display)")
     args = parser.parse_args(argv)
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    unknown = sorted(set(tasks) - set(TASKS))
+    if unknown or args.rounds < 1 or args.limit < 1 or args.dialogues < 1:
+        parser.error(f"--tasks must name tasks of {list(TASKS)} (unknown: {unknown}); --rounds, --limit and "
+                     f"--dialogues must be at least 1 (got {args.rounds}, {args.limit}, {args.dialogues})")
     # set or cleared on every call, so a later call in the same process does not inherit it; every child gets it
     # through _common.child_env, which copies os.environ
     if args.no_score_display:
@@ -143,7 +150,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     else:
         os.environ.pop(NO_SCORE_DISPLAY_ENV, None)
     results = []
-    for task in [t.strip() for t in args.tasks.split(",") if t.strip()]:
+    for task in tasks:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit
         res = bench_task(task, limit, args.rounds, args.concurrent)
         results.append(res)

@@ -38,6 +38,19 @@ def test_result_files_written(quick_run, name):
     results, _ = quick_run
     data = json.loads((results / f"{name}.json").read_text())
     assert data["machine"]["cpus"] >= 1
+    code = data["machine"]["code"]
+    assert code["package_dir"].endswith("bediscover_inspect") and len(code["commit"]) == 40
+
+
+def test_result_names_stay_in_the_results_directory(monkeypatch, tmp_path):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import _common
+
+    monkeypatch.setattr(_common, "RESULTS_DIR", tmp_path / "results")
+    for bad in ("../escape", "sub/name", "", ".."):
+        with pytest.raises(ValueError, match="plain file name"):
+            _common.write_result(bad, {})
+    assert _common.write_result("ok", {"x": 1}) == tmp_path / "results" / "ok.json"
 
 
 def test_overhead_compares_same_samples(quick_run):
