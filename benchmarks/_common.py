@@ -190,11 +190,12 @@ def median(values: Sequence[float]) -> float:
 
 
 def code_under_test() -> dict[str, Any]:
-    """Which suite code ran: the imported package's directory, its git commit and whether the tree was dirty.
+    """Which suite code ran: the imported package's directory, its git commit and whether code was edited.
 
     The package directory matters (``benchmarks/README.md``, cause 10): code imported from outside the installed
-    distribution makes Inspect scan every installed distribution at each eval. ``commit`` / ``dirty`` are ``None``
-    outside a git checkout.
+    distribution makes Inspect scan every installed distribution at each eval. ``dirty``: a tracked file under
+    ``src/`` or a ``benchmarks/*.py`` differs from the commit (editing a README during a run does not count).
+    ``commit`` / ``dirty`` are ``None`` outside a git checkout.
     """
     import importlib.util
 
@@ -210,7 +211,9 @@ def code_under_test() -> dict[str, Any]:
             return None
         return done.stdout.strip() if done.returncode == 0 else None
 
-    status = git("status", "--porcelain", "--untracked-files=no")
+    top = git("rev-parse", "--show-toplevel")
+    status = None if top is None else git("-C", top, "status", "--porcelain", "--untracked-files=no", "--",
+                                          "src", ":(glob)benchmarks/*.py")
     return {"package_dir": package_dir, "commit": git("rev-parse", "HEAD"),
             "dirty": None if status is None else bool(status)}
 
