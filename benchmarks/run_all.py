@@ -16,7 +16,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 import os
 
@@ -51,52 +51,52 @@ def _load(name: str) -> dict[str, Any] | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
+def _table(header: str, align: str, rows: Iterable[Sequence[object]], title: str | None = None) -> list[str]:
+    """Markdown lines of one table (optionally under a ``## title``), then a blank line."""
+    head = [f"## {title}", ""] if title else []
+    return [*head, header, align, *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows), ""]
+
+
 def summary() -> str:
     """Markdown tables of whatever results exist under ``results/``."""
     lines: list[str] = []
     ov = _load("overhead")
     if ov:
         m = ov["machine"]
-        lines += [f"## Overhead vs bare Inspect ({m['date']}, {m['cpus']} CPUs, inspect-ai {m['inspect_ai']})", "",
-                  "| task | samples | model calls | wall ours / bare (s) | wall ratio | CPU ours / bare (s) | CPU ratio | "
-                  "eval() ratio | peak RSS ours / bare (MB) | RSS ratio | scorer ms/sample ours / bare |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for t in ov["tasks"]:
-            sc = t["scorer_ms_per_sample_median"]
-            lines.append(
-                f"| {t['task']} | {t['samples']} | {t['model_calls']} | {t['ours']['wall_s']:.1f} / "
-                f"{t['bare']['wall_s']:.1f} | {t['wall_ratio']:.3f} | {t['ours']['cpu_s']:.1f} / {t['bare']['cpu_s']:.1f} | "
-                f"{t['cpu_ratio']:.3f} | {t['eval_ratio']:.3f} | "
-                f"{t['ours']['peak_rss_mb']:.0f} / {t['bare']['peak_rss_mb']:.0f} | {t['rss_ratio']:.3f} | "
-                f"{sc.get('ours', float('nan')):.2f} / {sc.get('bare', float('nan')):.2f} |")
-        lines.append("")
+        lines += _table(
+            "| task | samples | model calls | wall ours / bare (s) | wall ratio | CPU ours / bare (s) | CPU ratio | "
+            "eval() ratio | peak RSS ours / bare (MB) | RSS ratio | scorer ms/sample ours / bare |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            [(t["task"], t["samples"], t["model_calls"], f"{t['ours']['wall_s']:.1f} / {t['bare']['wall_s']:.1f}",
+              f"{t['wall_ratio']:.3f}", f"{t['ours']['cpu_s']:.1f} / {t['bare']['cpu_s']:.1f}", f"{t['cpu_ratio']:.3f}",
+              f"{t['eval_ratio']:.3f}", f"{t['ours']['peak_rss_mb']:.0f} / {t['bare']['peak_rss_mb']:.0f}",
+              f"{t['rss_ratio']:.3f}",
+              f"{t['scorer_ms_per_sample_median'].get('ours', float('nan')):.2f} / "
+              f"{t['scorer_ms_per_sample_median'].get('bare', float('nan')):.2f}") for t in ov["tasks"]],
+            f"Overhead vs bare Inspect ({m['date']}, {m['cpus']} CPUs, inspect-ai {m['inspect_ai']})")
     dl = _load("data_loading")
     if dl:
-        lines += ["## Data loading (paper subset, every dataset present)", "",
-                  "| task | samples | import (s) | cold build (s) | warm build (s) | peak RSS (MB) |",
-                  "|---|---:|---:|---:|---:|---:|"]
-        for t in dl["tasks"]:
-            lines.append(f"| {t['task']} | {t['samples']} | {t['import_s']:.2f} | {t['cold_build_s']:.3f} | "
-                         f"{t['warm_build_s']:.3f} | {t['peak_rss_mb']:.0f} |")
-        lines.append("")
+        lines += _table(
+            "| task | samples | import (s) | cold build (s) | warm build (s) | peak RSS (MB) |", "|---|---:|---:|---:|---:|---:|",
+            [(t["task"], t["samples"], f"{t['import_s']:.2f}", f"{t['cold_build_s']:.3f}", f"{t['warm_build_s']:.3f}",
+              f"{t['peak_rss_mb']:.0f}") for t in dl["tasks"]],
+            "Data loading (paper subset, every dataset present)")
     mc = _load("metric_compute")
     if mc:
-        lines += ["## One metric computation vs Inspect's accuracy() on the same samples", "",
-                  "| task | samples | entries | 20 growing computations ours / accuracy (ms) | ratio | "
-                  "one full computation ours / accuracy (ms) | ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
-        for t in mc["tasks"]:
-            lines.append(f"| {t['task']} | {t['samples']} | {t['entries']} | {t['ours']['live_20_ms']:.0f} / "
-                         f"{t['accuracy']['live_20_ms']:.0f} | {t['live_ratio']:.2f} | {t['ours']['final_ms']:.1f} / "
-                         f"{t['accuracy']['final_ms']:.1f} | {t['final_ratio']:.2f} |")
-        lines.append("")
+        lines += _table(
+            "| task | samples | entries | 20 growing computations ours / accuracy (ms) | ratio | "
+            "one full computation ours / accuracy (ms) | ratio |", "|---|---:|---:|---:|---:|---:|---:|",
+            [(t["task"], t["samples"], t["entries"], f"{t['ours']['live_20_ms']:.0f} / {t['accuracy']['live_20_ms']:.0f}",
+              f"{t['live_ratio']:.2f}", f"{t['ours']['final_ms']:.1f} / {t['accuracy']['final_ms']:.1f}",
+              f"{t['final_ratio']:.2f}") for t in mc["tasks"]],
+            "One metric computation vs Inspect's accuracy() on the same samples")
     lm = _load("live_metrics_row")
     if lm:
-        lines += ["## One sample event in Inspect's live buffer vs the number of live metric entries", "",
-                  "| entries | live metrics JSON (bytes) | µs per event | ratio to 1 entry |", "|---:|---:|---:|---:|"]
-        for row in lm["rows"]:
-            lines.append(f"| {row['entries']} | {row['metrics_json_bytes']} | {row['per_event_us']:.1f} | "
-                         f"{row['ratio_to_one_entry']:.2f} |")
-        lines.append("")
+        lines += _table(
+            "| entries | live metrics JSON (bytes) | µs per event | ratio to 1 entry |", "|---:|---:|---:|---:|",
+            [(row["entries"], row["metrics_json_bytes"], f"{row['per_event_us']:.1f}", f"{row['ratio_to_one_entry']:.2f}")
+             for row in lm["rows"]],
+            "One sample event in Inspect's live buffer vs the number of live metric entries")
     pr = _load("paper_run")
     if pr:
         lines += ["## Whole paper subset, one process", "",
@@ -108,22 +108,22 @@ def summary() -> str:
         if "report" in pr:
             lines += [f"`bediscover report` on those logs: exit {pr['report']['returncode']}, "
                       f"{pr['report']['wall_s']:.1f} s, peak RSS {pr['report']['peak_rss_mb']:.0f} MB.", ""]
-        lines += ["| task | status | samples | scorer ms/sample median | p95 |", "|---|---|---:|---:|---:|"]
-        for t in pr["tasks"]:
-            lines.append(f"| {t['task']} | {t['status']} | {t['samples']} | {t['scorer_ms_median']:.2f} | "
-                         f"{t['scorer_ms_p95']:.2f} |")
-        lines.append("")
+        lines += _table(
+            "| task | status | samples | scorer ms/sample median | p95 |", "|---|---|---:|---:|---:|",
+            [(t["task"], t["status"], t["samples"], f"{t['scorer_ms_median']:.2f}", f"{t['scorer_ms_p95']:.2f}")
+             for t in pr["tasks"]])
     dt = _load("dialogue_tokens")
     if dt:
-        lines += [f"## Dialogue parsing prompt tokens per turn ({dt['tokenizer']})", "",
-                  "| dialogue | turns | first | max | slope j<17 (tok/turn) | slope j≥17 (tok/turn) | last-17 mean / turns 17-33 mean |",
-                  "|---|---:|---:|---:|---:|---:|---:|"]
-        for d in dt["dialogues"]:
-            flat = f"{d['flat_ratio']:.3f}" if d["flat_ratio"] else "–"
-            sb, sa = d.get("slope_before"), d.get("slope_after")
-            lines.append(f"| {d['sample']} | {len(d['turns'])} | {d['prompt_tokens'][0]} | {d['max_tokens']} | "
-                         f"{'–' if sb is None else f'{sb:+.1f}'} | {'–' if sa is None else f'{sa:+.1f}'} | {flat} |")
-        lines.append("")
+
+        def slope(value: float | None) -> str:
+            return "–" if value is None else f"{value:+.1f}"
+
+        lines += _table(
+            "| dialogue | turns | first | max | slope j<17 (tok/turn) | slope j≥17 (tok/turn) | last-17 mean / turns 17-33 mean |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            [(d["sample"], len(d["turns"]), d["prompt_tokens"][0], d["max_tokens"], slope(d.get("slope_before")),
+              slope(d.get("slope_after")), f"{d['flat_ratio']:.3f}" if d["flat_ratio"] else "–") for d in dt["dialogues"]],
+            f"Dialogue parsing prompt tokens per turn ({dt['tokenizer']})")
     em = _load("embedded_model")
     if em:
         lines += ["## Embedded model (gguf/smollm2-135m, nips-abs)", "",
