@@ -324,6 +324,16 @@ def test_epochs_do_not_make_a_smoke_run_look_larger(template, tmp_path):
     assert [Path(p).name for p, _ in read.skipped] == ["smoke_epochs.eval"]
 
 
+def test_samples_column_counts_distinct_samples_not_epochs(template, tmp_path):
+    """A run of 3 samples with ``--epochs 2`` (Inspect counts 6 completed) reports 3 samples."""
+    path = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
+                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=6)
+    log = read_eval_log(str(path))
+    log.eval.config.epochs = 2
+    write_eval_log(log, str(path))
+    assert list(read_log_scores(tmp_path).scores["samples"]) == [3]
+
+
 def test_markdown_cells_escape_pipes_and_line_breaks():
     import pandas as pd
 

@@ -86,8 +86,8 @@ class LogScores:
     Attributes:
         scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
             (``off``/``on``), ``variant`` (the other task arguments, ``k=v`` comma-joined), ``seed``
-            (int, ``-1`` when the log has none), ``reasoning_effort``, ``samples`` (samples scored in that
-            log), ``measure``, ``group_key``, ``group``, ``value`` (float, as logged).
+            (int, ``-1`` when the log has none), ``reasoning_effort``, ``samples`` (distinct samples scored in
+            that log: Inspect's completed samples ÷ epochs, see :func:`_distinct_samples`), ``measure``, ``group_key``, ``group``, ``value`` (float, as logged).
         skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
             interrupted or older logs of a run that has a successful log (normal after a resumed
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
@@ -123,7 +123,7 @@ def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
         "variant": _variant_of(task_args),
         "seed": -1 if seed is None else seed,
         "reasoning_effort": effort or "",
-        "samples": int(log.results.completed_samples or 0),
+        "samples": round(_distinct_samples(log)),
     }
     return [base | {"measure": measure, "group_key": group_key, "group": group, "value": value}
             for measure, group_key, group, value in log_measures(log)]
@@ -144,14 +144,20 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float, str]:
-    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): distinct samples
-    (completed samples ÷ epochs, so a 3-sample run with 2 epochs is not "more" than a 5-sample run), then
-    creation time; the larger is kept."""
-    _path, log, _rows = item
+def _distinct_samples(log: Any) -> float:
+    """Distinct samples a log scored: ``results.completed_samples`` counts each (sample, epoch) once, so it is
+    divided by ``eval.config.epochs`` (3 samples run with ``--epochs 2`` -> 6 completed -> 3)."""
     config = getattr(log.eval, "config", None)
     epochs = getattr(config, "epochs", None) or 1
-    return int(log.results.completed_samples or 0) / epochs, str(log.eval.created)
+    return int(log.results.completed_samples or 0) / epochs
+
+
+def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float, str]:
+    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): distinct samples
+    (:func:`_distinct_samples`, so a 3-sample run with 2 epochs is not "more" than a 5-sample run), then
+    creation time; the larger is kept."""
+    _path, log, _rows = item
+    return _distinct_samples(log), str(log.eval.created)
 
 
 def read_log_scores(log_dir: str | Path) -> LogScores:
