@@ -87,7 +87,8 @@ class LogScores:
         scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
             (``off``/``on``), ``variant`` (the other task arguments, ``k=v`` comma-joined), ``seed``
             (int, ``-1`` when the log has none), ``reasoning_effort``, ``samples`` (distinct samples scored in
-            that log: Inspect's completed samples ÷ epochs, see :func:`_distinct_samples`), ``measure``, ``group_key``, ``group``, ``value`` (float, as logged).
+            that log: completed samples ÷ epochs), ``measure``, ``group_key``, ``group``, ``value`` (float, as
+            logged).
         skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
             interrupted or older logs of a run that has a successful log (normal after a resumed
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
@@ -164,7 +165,7 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` into a long table of scores.
 
     Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
-    for the same (task, model, task arguments, seed) the one with the most completed samples wins, then the most
+    for the same (task, model, task arguments, seed) the one with the most distinct samples wins, then the most
     recently created (an interrupted then resumed eval set can leave an earlier failed log; a later ``--limit``
     smoke run never replaces a full run). Logs left out are listed in :attr:`LogScores.skipped`,
     among them files that cannot be read (reason starting with :data:`UNREADABLE`: truncated, corrupt, not an
@@ -216,8 +217,9 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         if previous is not None:
             # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
             lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
-            why = ("covers more samples" if _run_preference(kept)[0] > _run_preference(lost)[0]
-                   else "is newer" if _run_preference(kept)[1] > _run_preference(lost)[1]
+            (kept_samples, kept_created), (lost_samples, lost_created) = _run_preference(kept), _run_preference(lost)
+            why = ("covers more samples" if kept_samples > lost_samples
+                   else "is newer" if kept_created > lost_created
                    else "has the same samples and time, and was read later")
             skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} "
                                      f"({kept[0]})"))
