@@ -29,11 +29,17 @@ metric computation and no live metrics in Inspect's sample buffer (cause 9 in ``
 
 
 def _eval_kwargs(log_dir: str) -> dict[str, Any]:
+    """``eval()`` options of both children; with ``_live_metrics_table.ENV=1`` also applies that what-if here."""
     import os
+
+    from _live_metrics_table import ENV as LIVE_METRICS_TABLE_ENV
+    from _live_metrics_table import apply
 
     kwargs: dict[str, Any] = {"log_dir": log_dir, "display": "none", "log_level": "warning"}
     if os.environ.get(NO_SCORE_DISPLAY_ENV) == "1":
         kwargs["score_display"] = False
+    if os.environ.get(LIVE_METRICS_TABLE_ENV) == "1":
+        apply()
     return kwargs
 
 
@@ -155,7 +161,10 @@ def main(argv: list[str]) -> None:
         raise SystemExit(f"unknown mode {mode!r}")
     import resource
 
+    from _live_metrics_table import applied
+
     result["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["live_metrics_table"] = applied()
     report.write_text(json.dumps(result))
 
 

@@ -13,8 +13,12 @@ This script uses Inspect's own ``SampleBufferDatabase`` (inspect-ai 0.3.285, a p
 directory: it sets the live metrics to N entries with discourse_relations' names, then logs ``--events`` info
 events for one sample and times them; the N values run interleaved in each repeat, so all see the same machine
 state. The garbage collector is off while an event loop is timed (one full collection inside a loop would be
-charged to that entry count alone). Result: microseconds per event and the ratio to N = 1 (what a bare task with
+charged to that entry count alone). Result: microseconds per event and the ratio to N = 1 with Inspect as released (what a bare task with
 one ``accuracy`` has); use ``--repeats`` >= 3 so the median is one of the runs.
+
+Each entry count is timed twice, interleaved: with Inspect's buffer as released (``inspect``) and with the live
+metrics in a table of their own (``own_table``, ``_live_metrics_table.own_table_buffer``: the upstream change
+proposed in ``benchmarks/README.md``), so the result shows the cause and the fix side by side.
 """
 
 from __future__ import annotations
@@ -46,16 +50,29 @@ def _metrics(n: int) -> list[Any]:
             for name in names[:n]]
 
 
-def time_events(n_entries: int, events: int, root: Path) -> dict[str, float]:
-    """Seconds per logged event with ``n_entries`` live metric entries in a fresh buffer database."""
+LAYOUTS = ("inspect", "own_table")
+"""``inspect``: Inspect's ``SampleBufferDatabase`` as released; ``own_table``: the live metrics in their own table."""
+
+
+def time_events(n_entries: int, events: int, root: Path, layout: str = "inspect") -> dict[str, float]:
+    """Seconds per logged event with ``n_entries`` live metric entries in a fresh buffer database of ``layout``.
+
+    Raises:
+        ValueError: ``layout`` is not one of :data:`LAYOUTS`.
+    """
     from inspect_ai._util.json import to_json_str_safe
     from inspect_ai.event import InfoEvent
     from inspect_ai.log import EvalSampleSummary
     from inspect_ai.log._recorders.buffer.database import SampleBufferDatabase
     from inspect_ai.log._recorders.types import SampleEvent
 
-    db_dir = root / f"db_{n_entries}"
-    db = SampleBufferDatabase(str(root / f"log_{n_entries}.eval"), db_dir=db_dir)
+    from _live_metrics_table import own_table_buffer
+
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    buffer_class = SampleBufferDatabase if layout == "inspect" else own_table_buffer()
+    db_dir = root / f"db_{layout}_{n_entries}"
+    db = buffer_class(str(root / f"log_{layout}_{n_entries}.eval"), db_dir=db_dir)
     try:
         metrics = _metrics(n_entries)
         db.update_metrics(metrics)
@@ -85,21 +102,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     if args.events < 1 or args.repeats < 1:
         parser.error(f"--events and --repeats must be at least 1 (got {args.events} and {args.repeats})")
-    per_event: dict[int, list[float]] = {n: [] for n in ENTRY_COUNTS}
+    per_event: dict[tuple[str, int], list[float]] = {(layout, n): [] for layout in LAYOUTS for n in ENTRY_COUNTS}
     size: dict[int, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.repeats):
             for n in ENTRY_COUNTS:
-                res = time_events(n, args.events, Path(tmp) / f"r{r}")
-                per_event[n].append(res["per_event_us"])
-                size[n] = int(res["metrics_json_bytes"])
-    base = median(per_event[1])
-    rows = [{"entries": n, "metrics_json_bytes": size[n], "per_event_us": median(per_event[n]),
-             "per_event_us_runs": per_event[n], "ratio_to_one_entry": median(per_event[n]) / base}
-            for n in ENTRY_COUNTS]
+                for layout in LAYOUTS:
+                    res = time_events(n, args.events, Path(tmp) / f"r{r}", layout)
+                    per_event[layout, n].append(res["per_event_us"])
+                    size[n] = int(res["metrics_json_bytes"])
+    base = median(per_event["inspect", 1])
+    rows = []
+    for n in ENTRY_COUNTS:
+        inspect_us, own_us = median(per_event["inspect", n]), median(per_event["own_table", n])
+        rows.append({"entries": n, "metrics_json_bytes": size[n], "per_event_us": inspect_us,
+                     "per_event_us_runs": per_event["inspect", n], "ratio_to_one_entry": inspect_us / base,
+                     "own_table_per_event_us": own_us, "own_table_per_event_us_runs": per_event["own_table", n],
+                     "own_table_ratio_to_one_entry": own_us / base})
     for row in rows:
-        print(f"{row['entries']:4d} entries  {row['metrics_json_bytes']:6d} B  {row['per_event_us']:7.1f} us/event"
-              f"  x{row['ratio_to_one_entry']:.2f}", flush=True)
+        print(f"{row['entries']:4d} entries  {row['metrics_json_bytes']:6d} B  inspect {row['per_event_us']:7.1f} us/event"
+              f" x{row['ratio_to_one_entry']:.2f}  own table {row['own_table_per_event_us']:7.1f} us/event"
+              f" x{row['own_table_ratio_to_one_entry']:.2f}", flush=True)
     path = write_result(args.out, {"events": args.events, "repeats": args.repeats, "rows": rows})
     print(f"wrote {path}")
     return {"rows": rows}

@@ -1,7 +1,8 @@
 """Overhead of each suite task against bare Inspect: wall time and peak RSS ratios, scorer time per sample.
 
     .venv/bin/python benchmarks/overhead.py [--rounds 3] [--limit 500] [--tasks a,b] [--dialogues 40]
-                                            [--concurrent] [--no-score-display] [--out overhead]
+                                            [--concurrent] [--no-score-display] [--live-metrics-table]
+                                            [--out overhead]
 
 For each task, rounds of two child processes run one after the other, alternating which goes first
 (``--concurrent``: started together, one per core, after one uncounted run of ours that records the calls):
@@ -16,7 +17,9 @@ Wall time is spawn-to-exit of the child (imports and start-up included); "eval" 
 CPU is the child's user + system seconds (steadier than wall on a shared machine). Peak RSS is the
 child's ``ru_maxrss``. Ratios are medians over rounds of the per-round ratios ours / bare; the seconds and MB
 printed beside them are medians per field, so they need not divide to the ratio. ``--no-score-display`` runs both
-with ``score_display=False`` (no live metrics). Writes ``results/<--out>.json``.
+with ``score_display=False`` (no live metrics). ``--live-metrics-table`` runs both with Inspect's live buffer
+keeping the live metrics in a table of their own (``_live_metrics_table``: a what-if for the upstream change
+proposed in ``benchmarks/README.md``, never part of the suite). Writes ``results/<--out>.json``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 from _common import TASKS, WORK_DIR, finish_children, median, run_child, scorer_span_seconds, start_child, write_result
 from _eval_child import NO_SCORE_DISPLAY_ENV
+from _live_metrics_table import ENV as LIVE_METRICS_TABLE_ENV
 
 CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
 
@@ -96,6 +100,7 @@ def bench_task(task: str, limit: int, rounds: int, concurrent: bool = False) -> 
             runs[kind].append({
                 "wall_s": res.wall_s, "cpu_s": res.cpu_s, "peak_rss_mb": res.peak_rss_mb, "eval_s": res.report["eval_s"],
                 "import_s": res.report["import_s"], "build_s": res.report["build_s"], "samples": log["samples"],
+                "live_metrics_table": res.report["live_metrics_table"],
             })
             if r == 0:
                 scorer_ms[kind] = 1000 * median(scorer_span_seconds(log["location"]))
@@ -137,6 +142,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="start ours and bare together in each round (needs 2 free cores)")
     parser.add_argument("--no-score-display", action="store_true",
                         help="both tasks with score_display=False: no live metrics (Inspect's --no-score-display)")
+    parser.add_argument("--live-metrics-table", action="store_true",
+                        help="both tasks with the live metrics in their own buffer table (what-if, cause 9)")
     args = parser.parse_args(argv)
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = sorted(set(tasks) - set(TASKS))
@@ -145,10 +152,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                      f"--dialogues must be at least 1 (got {args.rounds}, {args.limit}, {args.dialogues})")
     # set or cleared on every call, so a later call in the same process does not inherit it; every child gets it
     # through _common.child_env, which copies os.environ
-    if args.no_score_display:
-        os.environ[NO_SCORE_DISPLAY_ENV] = "1"
-    else:
-        os.environ.pop(NO_SCORE_DISPLAY_ENV, None)
+    for env, wanted in ((NO_SCORE_DISPLAY_ENV, args.no_score_display),
+                        (LIVE_METRICS_TABLE_ENV, args.live_metrics_table)):
+        if wanted:
+            os.environ[env] = "1"
+        else:
+            os.environ.pop(env, None)
     results = []
     for task in tasks:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit
@@ -160,6 +169,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"  scorer ms/sample {res['scorer_ms_per_sample_median']}", flush=True)
     path = write_result(args.out, {"goal_ratio": 1.10, "limit": args.limit, "dialogues": args.dialogues,
                                    "concurrent": args.concurrent, "score_display": not args.no_score_display,
+                                   "live_metrics_table": args.live_metrics_table,
                                    "tasks": results})
     print(f"wrote {path}")
     return {"tasks": results}

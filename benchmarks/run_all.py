@@ -93,8 +93,11 @@ def summary() -> str:
     lm = _load("live_metrics_row")
     if lm:
         lines += _table(
-            "| entries | live metrics JSON (bytes) | µs per event | ratio to 1 entry |", "|---:|---:|---:|---:|",
-            [(row["entries"], row["metrics_json_bytes"], f"{row['per_event_us']:.1f}", f"{row['ratio_to_one_entry']:.2f}")
+            "| entries | live metrics JSON (bytes) | µs per event, Inspect | ratio to 1 entry | µs per event, metrics in "
+            "own table | ratio to 1 entry (Inspect) |", "|---:|---:|---:|---:|---:|---:|",
+            [(row["entries"], row["metrics_json_bytes"], f"{row['per_event_us']:.1f}", f"{row['ratio_to_one_entry']:.2f}",
+              f"{row['own_table_per_event_us']:.1f}" if "own_table_per_event_us" in row else "–",
+              f"{row['own_table_ratio_to_one_entry']:.2f}" if "own_table_ratio_to_one_entry" in row else "–")
              for row in lm["rows"]],
             "One sample event in Inspect's live buffer vs the number of live metric entries")
     pr = _load("paper_run")

@@ -71,6 +71,32 @@ def test_live_metrics_row_covers_every_entry_count(quick_run):
     sizes = [row["metrics_json_bytes"] for row in rows]
     assert sizes == sorted(sizes) and sizes[0] < 300 < 50_000 < sizes[-1]
     assert rows[0]["ratio_to_one_entry"] == 1.0 and all(row["per_event_us"] > 0 for row in rows)
+    assert all(row["own_table_per_event_us"] > 0 for row in rows)
+
+
+def test_live_metrics_table_keeps_the_versioned_row_small(monkeypatch, tmp_path):
+    """The what-if buffer stores the live metrics in their own table and reads back the same ``TaskData``; the
+    row whose version each write bumps keeps Inspect's empty default, so an event no longer rewrites the metrics."""
+    from inspect_ai._display.core.display import TaskDisplayMetric
+    from inspect_ai.log import EvalSampleSummary
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    from _live_metrics_table import TABLE, own_table_buffer
+
+    metrics = [TaskDisplayMetric(scorer="s", name=f"accuracy/c{i}", value=i / 10) for i in range(3)]
+    db = own_table_buffer()(str(tmp_path / "x.eval"), db_dir=tmp_path / "db")
+    try:
+        db.update_metrics(metrics)
+        db.start_sample(EvalSampleSummary(id=1, epoch=1, input="x", target="y"))
+        with db._get_connection() as conn:
+            data = db._get_task_data(conn)
+            row = conn.execute("SELECT version, metrics FROM task_database").fetchone()
+            [stored] = conn.execute(f"SELECT metrics FROM {TABLE}").fetchall()
+        assert data.metrics == metrics
+        assert row["metrics"] == "[]" and [m["value"] for m in json.loads(stored["metrics"])] == [0.0, 0.1, 0.2]
+        assert data.version == row["version"] == 3  # created at 1, bumped by the two writes
+    finally:
+        db.cleanup()
 
 
 def test_plot_and_summary_written(quick_run):
@@ -87,28 +113,32 @@ def test_embedded_model_result(quick_run):
     assert data["samples"] == 1
 
 
-def test_no_score_display_is_set_or_cleared_on_every_call(monkeypatch):
-    """``overhead.main`` sets the children's switch only when asked: a later call in the process does not inherit it."""
+@pytest.mark.parametrize("flag, env", [("--no-score-display", "NO_SCORE_DISPLAY_ENV"),
+                                       ("--live-metrics-table", "LIVE_METRICS_TABLE_ENV")])
+def test_child_switches_are_set_or_cleared_on_every_call(monkeypatch, flag, env):
+    """``overhead.main`` sets a children's switch only when asked: a later call in the process does not inherit it."""
     monkeypatch.syspath_prepend(str(BENCH))
     import overhead
 
-    monkeypatch.setenv(overhead.NO_SCORE_DISPLAY_ENV, "0")  # restored (removed) at teardown whatever main does
+    name = getattr(overhead, env)
+    monkeypatch.setenv(name, "0")  # restored (removed) at teardown whatever main does
     monkeypatch.setattr(overhead, "write_result", lambda name, data: Path(name))
     monkeypatch.setattr(overhead, "bench_task", lambda *args: pytest.fail("no task was selected"))
-    overhead.main(["--tasks", "", "--no-score-display"])
-    assert os.environ[overhead.NO_SCORE_DISPLAY_ENV] == "1"
+    overhead.main(["--tasks", "", flag])
+    assert os.environ[name] == "1"
     overhead.main(["--tasks", ""])
-    assert overhead.NO_SCORE_DISPLAY_ENV not in os.environ
+    assert name not in os.environ
 
 
 def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit;
-    ``--no-score-display`` reaches both children's ``eval()``."""
+    ``--no-score-display`` reaches both children's ``eval()``, and ``--live-metrics-table`` both children."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "w"))
     proc = subprocess.run([sys.executable, str(BENCH / "overhead.py"), "--concurrent", "--rounds", "1", "--limit", "5",
-                           "--tasks", "sentence_ordering", "--out", "concurrent", "--no-score-display"],
+                           "--tasks", "sentence_ordering", "--out", "concurrent", "--no-score-display",
+                           "--live-metrics-table"],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     data = json.loads((tmp_path / "results" / "concurrent.json").read_text())
@@ -118,7 +148,8 @@ def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     assert ours["samples"] == bare["samples"] == 5 and ours["wall_s"] != bare["wall_s"]
     work = tmp_path / "w" / "overhead" / "sentence_ordering"
     assert (work / "calls.json").exists()
-    assert data["score_display"] is False
+    assert data["score_display"] is False and data["live_metrics_table"] is True
+    assert ours["live_metrics_table"] is bare["live_metrics_table"] is True
     for kind in ("ours", "bare"):
         [log] = list_eval_logs(str(work / f"logs_{kind}_0"))
         assert read_eval_log(log, header_only=True).eval.config.score_display is False
