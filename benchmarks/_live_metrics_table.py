@@ -8,9 +8,11 @@ In inspect-ai 0.3.285 ``SampleBufferDatabase`` (``inspect_ai/log/_recorders/buff
 metrics JSON in ``task_database``, the one-row table whose ``version`` column (its ``INTEGER PRIMARY KEY``) every
 write transaction bumps. SQLite rewrites a whole row on update, overflow pages included, so every sample event
 rewrites the live metrics: about 54 KB for discourse_relations' 254 entries. :func:`apply` moves the metrics to a
-one-row table of their own (``live_metrics``), written only when the metrics change (about every 0.9 s), and reads
-them back from there; the version bump and everything else stay as they are. The live view reads the same
-``TaskData`` (version + metrics) as before.
+one-row table of their own (``live_metrics``), written at each ``update_metrics`` call (about every 0.9 s), and
+reads them back from there; the version bump and everything else stay as they are. Within one process the buffer
+returns the same ``TaskData`` (version + metrics) as before. Across processes it does not: an ``inspect view`` that
+reads the buffer of a patched run with an unpatched Inspect finds no live metrics (and the reverse), so the upstream
+change should fall back to ``task_database.metrics`` when the table is absent.
 """
 
 from __future__ import annotations

@@ -143,10 +143,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-score-display", action="store_true",
                         help="both tasks with score_display=False: no live metrics (Inspect's --no-score-display)")
     parser.add_argument("--live-metrics-table", action="store_true",
-                        help="both tasks with the live metrics in their own buffer table (what-if, cause 9)")
+                        help="both tasks with the live metrics in their own buffer table (what-if, cause 9; "
+                             "not with --no-score-display)")
     args = parser.parse_args(argv)
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = sorted(set(tasks) - set(TASKS))
+    if args.live_metrics_table and args.no_score_display:
+        parser.error("--live-metrics-table changes where Inspect keeps the live metrics; with --no-score-display "
+                     "there are none, so the two cannot be combined")
     if unknown or args.rounds < 1 or args.limit < 1 or args.dialogues < 1:
         parser.error(f"--tasks must name tasks of {list(TASKS)} (unknown: {unknown}); --rounds, --limit and "
                      f"--dialogues must be at least 1 (got {args.rounds}, {args.limit}, {args.dialogues})")

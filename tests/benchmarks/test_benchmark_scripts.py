@@ -113,6 +113,51 @@ def test_embedded_model_result(quick_run):
     assert data["samples"] == 1
 
 
+_EVAL_UNDER_APPLY = """
+import json, sys
+from _live_metrics_table import TABLE, apply
+apply()
+from inspect_ai.log._recorders.buffer.database import SampleBufferDatabase
+seen = []
+patched = SampleBufferDatabase.update_metrics
+def spy(self, metrics):
+    patched(self, metrics)
+    with self._get_connection() as conn:
+        seen.append({
+            "task_database": conn.execute("SELECT metrics FROM task_database").fetchone()["metrics"],
+            "own_table": json.loads(conn.execute(f"SELECT metrics FROM {TABLE}").fetchone()["metrics"]),
+            "task_data": [[m.name, m.value] for m in self._get_task_data(conn).metrics],
+        })
+SampleBufferDatabase.update_metrics = spy
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import accuracy, match
+from _common import scripted_model
+task = Task(dataset=[Sample(id=i, input="Answer with one label.", target="x") for i in range(1, 4)], scorer=match())
+[log] = eval(task, model=scripted_model(lambda messages: "x"), log_dir=sys.argv[1], display="none")
+print(json.dumps({"status": log.status, "seen": seen}))
+"""
+
+
+def test_apply_moves_the_live_metrics_of_a_real_eval(tmp_path):
+    """Under ``apply()`` an eval with live scores on writes its live metrics to the own table only, and the buffer
+    reads them back from there (a test that fails if ``apply`` left Inspect's buffer as released)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        from _common import child_env
+    finally:
+        sys.path.remove(str(BENCH))
+    proc = subprocess.run([sys.executable, "-c", _EVAL_UNDER_APPLY, str(tmp_path / "logs")], env=child_env(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["status"] == "success" and out["seen"], out
+    for update in out["seen"]:  # values compared as JSON text: a live value may be NaN before any sample is scored
+        assert update["task_database"] == "[]"
+        assert json.dumps([[m["name"], m["value"]] for m in update["own_table"]]) == json.dumps(update["task_data"])
+        assert [name for name, _ in update["task_data"]] == ["accuracy", "stderr"]
+
+
 @pytest.mark.parametrize("flag, env", [("--no-score-display", "NO_SCORE_DISPLAY_ENV"),
                                        ("--live-metrics-table", "LIVE_METRICS_TABLE_ENV")])
 def test_child_switches_are_set_or_cleared_on_every_call(monkeypatch, flag, env):
@@ -130,15 +175,30 @@ def test_child_switches_are_set_or_cleared_on_every_call(monkeypatch, flag, env)
     assert name not in os.environ
 
 
+def test_live_metrics_table_reaches_both_children(tmp_path):
+    """``overhead.py --live-metrics-table`` applies the what-if in our child and in the bare one; it is refused
+    together with ``--no-score-display`` (no live metrics to move)."""
+    env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "w"))
+    base = [sys.executable, str(BENCH / "overhead.py"), "--rounds", "1", "--limit", "3", "--tasks", "sentence_ordering",
+            "--out", "table", "--live-metrics-table"]
+    refused = subprocess.run([*base, "--no-score-display"], env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "cannot be combined" in refused.stderr
+    proc = subprocess.run(base, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    data = json.loads((tmp_path / "results" / "table.json").read_text())
+    [task] = data["tasks"]
+    assert data["live_metrics_table"] is True and data["score_display"] is True
+    assert task["runs"]["ours"][0]["live_metrics_table"] is task["runs"]["bare"][0]["live_metrics_table"] is True
+
+
 def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     """``overhead.py --concurrent`` starts ours and bare together: both are measured, each to its own exit;
-    ``--no-score-display`` reaches both children's ``eval()``, and ``--live-metrics-table`` both children."""
+    ``--no-score-display`` reaches both children's ``eval()``."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "w"))
     proc = subprocess.run([sys.executable, str(BENCH / "overhead.py"), "--concurrent", "--rounds", "1", "--limit", "5",
-                           "--tasks", "sentence_ordering", "--out", "concurrent", "--no-score-display",
-                           "--live-metrics-table"],
+                           "--tasks", "sentence_ordering", "--out", "concurrent", "--no-score-display"],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     data = json.loads((tmp_path / "results" / "concurrent.json").read_text())
@@ -148,8 +208,8 @@ def test_overhead_concurrent_mode_measures_both_children(tmp_path):
     assert ours["samples"] == bare["samples"] == 5 and ours["wall_s"] != bare["wall_s"]
     work = tmp_path / "w" / "overhead" / "sentence_ordering"
     assert (work / "calls.json").exists()
-    assert data["score_display"] is False and data["live_metrics_table"] is True
-    assert ours["live_metrics_table"] is bare["live_metrics_table"] is True
+    assert data["score_display"] is False and data["live_metrics_table"] is False
+    assert ours["live_metrics_table"] is bare["live_metrics_table"] is False
     for kind in ("ours", "bare"):
         [log] = list_eval_logs(str(work / f"logs_{kind}_0"))
         assert read_eval_log(log, header_only=True).eval.config.score_display is False
