@@ -233,11 +233,14 @@ def machine() -> dict[str, Any]:
 
 
 def write_result(name: str, result: dict[str, Any]) -> Path:
-    """Write ``results/<name>.json`` (with the machine block added) and return its path.
+    """Write ``<results dir>/<name>.json`` (with the machine block added) and return its path.
+
+    ``name`` may end in ``.json`` (not doubled). The results directory is :data:`RESULTS_DIR`.
 
     Raises:
         ValueError: ``name`` is not a plain file name (results stay under the results directory).
     """
+    name = name.removesuffix(".json")
     if not name or Path(name).name != name or name in (".", ".."):
         raise ValueError(f"result name {name!r} must be a plain file name (no directory part)")
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)

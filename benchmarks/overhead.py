@@ -133,11 +133,12 @@ def bench_task(task: str, limit: int, rounds: int, concurrent: bool = False) -> 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the overhead benchmark for the selected tasks and write ``results/overhead.json``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="ours/bare pairs per task; ratios are their medians")
     parser.add_argument("--limit", type=int, default=500, help="samples per task (fewer if the task has fewer)")
     parser.add_argument("--dialogues", type=int, default=40, help="dialogues for dialogue_parsing")
-    parser.add_argument("--tasks", default=",".join(TASKS))
-    parser.add_argument("--out", default="overhead", help="result name under results/")
+    parser.add_argument("--tasks", default=",".join(TASKS), help="comma-separated task names (default: all five)")
+    parser.add_argument("--out", default="overhead",
+                        help="result file name, .json added (benchmarks/results/ or $BEDISCOVER_BENCH_RESULTS)")
     parser.add_argument("--concurrent", action="store_true",
                         help="start ours and bare together in each round (needs 2 free cores)")
     parser.add_argument("--no-score-display", action="store_true",
@@ -162,6 +163,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             os.environ[env] = "1"
         else:
             os.environ.pop(env, None)
+    mode = [name for name, on in (("concurrent", args.concurrent), ("no-score-display", args.no_score_display),
+                                  ("live-metrics-table", args.live_metrics_table)) if on]
+    print(f"overhead: {args.rounds} round(s), limit {args.limit}, dialogues {args.dialogues}; "
+          f"mode: {', '.join(mode) or 'sequential, Inspect defaults'}", flush=True)
     results = []
     for task in tasks:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit

@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/run_all.py            # full sizes (~20 min on 2 quiet cores, more when busy)
     .venv/bin/python benchmarks/run_all.py --quick    # tiny sizes, checks that everything runs (~1-5 min);
-                                                      # writes to .work/quick_results/, never to results/
+                                                      # writes to benchmarks/.work/quick_results/ (or to
+                                                      # $BEDISCOVER_BENCH_RESULTS), never to benchmarks/results/
     .venv/bin/python benchmarks/run_all.py --summary-only
 
 Each script runs as its own process (a failure is reported and the others still run). Nothing else should load
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     text = summary()
     results_dir.mkdir(parents=True, exist_ok=True)
     (results_dir / "summary.md").write_text(text + "\n")
-    print(f"results in {results_dir}")
+    print(f"results in {results_dir} (summary: {results_dir / 'summary.md'})")
     print(text)
     if failed:
         print(f"failed: {', '.join(failed)}")

@@ -51,6 +51,9 @@ def test_result_names_stay_in_the_results_directory(monkeypatch, tmp_path):
         with pytest.raises(ValueError, match="plain file name"):
             _common.write_result(bad, {})
     assert _common.write_result("ok", {"x": 1}) == tmp_path / "results" / "ok.json"
+    assert _common.write_result("ok.json", {"x": 1}) == tmp_path / "results" / "ok.json"
+    with pytest.raises(ValueError, match="plain file name"):
+        _common.write_result(".json", {})
 
 
 def test_overhead_compares_same_samples(quick_run):
