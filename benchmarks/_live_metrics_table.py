@@ -10,9 +10,9 @@ write transaction bumps. SQLite rewrites a whole row on update, overflow pages i
 rewrites the live metrics: about 54 KB for discourse_relations' 254 entries. :func:`apply` moves the metrics to a
 one-row table of their own (``live_metrics``), written at each ``update_metrics`` call (about every 0.9 s), and
 reads them back from there; the version bump and everything else stay as they are. Within one process the buffer
-returns the same ``TaskData`` (version + metrics) as before. Across processes it does not: an ``inspect view`` that
-reads the buffer of a patched run with an unpatched Inspect finds no live metrics (and the reverse), so the upstream
-change should fall back to ``task_database.metrics`` when the table is absent.
+returns the same ``TaskData`` (version + metrics) as before, and it reads a buffer written by Inspect as released
+(no ``live_metrics`` table: it falls back to ``task_database.metrics``). The reverse does not hold: an ``inspect
+view`` running Inspect as released finds no live metrics in the buffer of a patched run.
 """
 
 from __future__ import annotations
@@ -38,11 +38,15 @@ def _update_metrics(self: Any, metrics: list[Any]) -> None:
 
 
 def _get_task_data(self: Any, conn: Any) -> Any:
+    from sqlite3 import OperationalError
+
     from inspect_ai.log._recorders.buffer.database import TaskData
 
     version = conn.execute("SELECT version FROM task_database").fetchone()["version"]
-    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [TABLE]).fetchone()
-    row = conn.execute(f"SELECT metrics FROM {TABLE}").fetchone() if has_table else None
+    try:
+        row = conn.execute(f"SELECT metrics FROM {TABLE}").fetchone()
+    except OperationalError:  # no live metrics written yet, or a buffer written by Inspect as released
+        row = conn.execute("SELECT metrics FROM task_database").fetchone()
     return TaskData(version=version, metrics=json.loads(row["metrics"]) if row else [])
 
 

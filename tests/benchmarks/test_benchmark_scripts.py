@@ -102,6 +102,26 @@ def test_live_metrics_table_keeps_the_versioned_row_small(monkeypatch, tmp_path)
         db.cleanup()
 
 
+def test_live_metrics_table_reads_a_buffer_written_as_released(monkeypatch, tmp_path):
+    """Version skew: the what-if reader falls back to ``task_database.metrics`` of a buffer written by Inspect's own
+    class (no ``live_metrics`` table), as the upstream sketch in ``benchmarks/README.md`` proposes."""
+    from inspect_ai._display.core.display import TaskDisplayMetric
+    from inspect_ai.log._recorders.buffer.database import SampleBufferDatabase
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    from _live_metrics_table import own_table_buffer
+
+    metrics = [TaskDisplayMetric(scorer="s", name="accuracy", value=0.5)]
+    writer = SampleBufferDatabase(str(tmp_path / "x.eval"), db_dir=tmp_path / "db")
+    try:
+        writer.update_metrics(metrics)
+        with writer._get_connection() as conn:
+            data = own_table_buffer()._get_task_data(writer, conn)
+        assert data.metrics == metrics and data.version == 2
+    finally:
+        writer.cleanup()
+
+
 def test_plot_and_summary_written(quick_run):
     results, _ = quick_run
     assert (results / "dialogue_tokens.png").stat().st_size > 0
