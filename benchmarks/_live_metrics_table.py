@@ -26,7 +26,7 @@ ENV = "BEDISCOVER_BENCH_LIVE_METRICS_TABLE"
 TABLE = "live_metrics"
 """Name of the table that holds the live metrics JSON under :func:`apply`."""
 
-_applied: list[bool] = []
+_applied = False
 
 
 def _update_metrics(self: Any, metrics: list[Any]) -> None:
@@ -77,14 +77,15 @@ def apply() -> None:
     Raises:
         AttributeError: the installed Inspect no longer has the two methods (the what-if is for 0.3.285).
     """
+    global _applied
     if _applied:
         return
     buffer_class = _buffer_class()
     buffer_class.update_metrics = _update_metrics
     buffer_class._get_task_data = _get_task_data
-    _applied.append(True)
+    _applied = True
 
 
 def applied() -> bool:
     """Whether :func:`apply` ran in this process."""
-    return bool(_applied)
+    return _applied
