@@ -30,7 +30,8 @@ demo: install
 test: install
 	$(BIN)/pytest -q
 
-# the suite's own cost against bare Inspect (benchmarks/README.md); keep the machine otherwise idle
+# the suite against a served model and against bare Inspect, at paper size (benchmarks/README.md); keep the
+# machine otherwise idle
 bench: install
 	$(BIN)/python benchmarks/run_all.py
 

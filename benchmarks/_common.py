@@ -54,9 +54,9 @@ def data_dir() -> str:
     return os.environ.get("BEDISCOVER_DATA_DIR") or str(DEFAULT_DATA_DIR)
 
 
-def child_env() -> dict[str, str]:
-    """Environment for child processes: data root set, offline, no Inspect display or .env surprises."""
-    env = dict(os.environ)
+def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Environment for child processes: data root set, offline, no Inspect display; ``extra`` on top."""
+    env = dict(os.environ, **(extra or {}))
     env["BEDISCOVER_DATA_DIR"] = data_dir()
     env["BEDISCOVER_OFFLINE"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(BENCH_DIR), env.get("PYTHONPATH", "")) if p)
@@ -132,14 +132,15 @@ class RunningChild:
     err: Any
 
 
-def start_child(args: Sequence[str], report_file: Path) -> RunningChild:
-    """Start ``python <args>`` as a child (wall time counts from here); the child writes its JSON to ``report_file``."""
+def start_child(args: Sequence[str], report_file: Path, env: dict[str, str] | None = None) -> RunningChild:
+    """Start ``python <args>`` as a child (wall time counts from here); the child writes its JSON to ``report_file``.
+    ``env``: variables added to :func:`child_env`."""
     report_file.parent.mkdir(parents=True, exist_ok=True)
     report_file.unlink(missing_ok=True)
     err_file = report_file.with_suffix(".stderr")
     err = open(err_file, "w")  # noqa: SIM115 - closed by finish_children
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *args], env=child_env(), cwd=str(REPO_DIR),
+    proc = subprocess.Popen([sys.executable, *args], env=child_env(env), cwd=str(REPO_DIR),
                             stdout=subprocess.DEVNULL, stderr=err)
     return RunningChild(proc, start, report_file, err_file, err)
 
@@ -176,12 +177,13 @@ def finish_children(children: Sequence[RunningChild], timeout: float | None = No
     return results
 
 
-def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None) -> ChildResult:
+def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None,
+              env: dict[str, str] | None = None) -> ChildResult:
     """Run ``python <args>`` as a child and measure it (:func:`start_child` then :func:`finish_children`).
 
     The child is expected to write a JSON object to ``report_file`` (its own inner timings).
     """
-    return finish_children([start_child(args, report_file)], timeout)[0]
+    return finish_children([start_child(args, report_file, env)], timeout)[0]
 
 
 def median(values: Sequence[float]) -> float:
@@ -192,8 +194,7 @@ def median(values: Sequence[float]) -> float:
 def code_under_test() -> dict[str, Any]:
     """Which suite code ran: the imported package's directory, its git commit and whether code was edited.
 
-    The package directory matters (``benchmarks/README.md``, cause 10): code imported from outside the installed
-    distribution makes Inspect scan every installed distribution at each eval. ``dirty``: a tracked file under
+    ``dirty``: a tracked file under
     ``src/`` or a ``benchmarks/*.py`` differs from the commit (editing a README during a run does not count).
     ``commit`` / ``dirty`` are ``None`` outside a git checkout.
     """

@@ -1,14 +1,17 @@
-"""Child process of the benchmarks: one Inspect eval under the scripted model, timed from inside.
+"""Child process of the benchmarks: one Inspect eval, timed from inside.
 
-    python benchmarks/_eval_child.py ours  <report.json> <log_dir> <limit|0> <task> [<task> ...]
-    python benchmarks/_eval_child.py bare  <report.json> <log_dir> <calls.json>
-    python benchmarks/_eval_child.py calls <report.json> <our log file> <calls.json>
+    python benchmarks/_eval_child.py ours  REPORT LOG_DIR --model M [--max-connections N] [--limit N] TASK [TASK ...]
+    python benchmarks/_eval_child.py bare  REPORT LOG_DIR --model M [--max-connections N] --calls CALLS [--order O]
+    python benchmarks/_eval_child.py calls REPORT LOG_FILE --calls CALLS
 
 ``ours`` builds the named suite task(s) (arguments from ``_common.PAPER_TASK_ARGS``) and evaluates them in one
-``eval()`` call; ``bare`` replays, as a plain Inspect task with a trivial scorer, exactly the model calls a run of
-ours made (same samples, same message strings, same number of calls per sample) and never imports the suite;
-``calls`` extracts those calls from our log. The parent measures wall time and peak RSS; the report holds the
-inner split (imports, task building, eval).
+``eval()`` call; a task given as ``dialogue_parsing:msdc`` runs that dataset only. ``bare`` replays, as a plain Inspect task with a trivial scorer, exactly the model calls a run of
+ours made (same samples, same message strings, same generate config, same number of calls per sample, in the
+same order within a sample; samples in the recorded order, or with the most calls first under ``--order
+longest-first``) and never imports the suite. ``calls`` extracts those calls from our log. ``--model
+mock`` is the scripted mockllm of ``_common``; any other value is an Inspect model name (e.g. the benchmark
+server's ``openai-api/bench/bediscover-bench``). The report (JSON) holds the inner split: imports, task building,
+the ``eval()`` call.
 """
 
 from __future__ import annotations
@@ -17,79 +20,75 @@ import time
 
 T0 = time.perf_counter()
 
+import argparse  # noqa: E402
 import json  # noqa: E402
+import resource  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 
-NO_SCORE_DISPLAY_ENV = "BEDISCOVER_BENCH_NO_SCORE_DISPLAY"
-"""Set to ``1`` (``overhead.py --no-score-display``) to run both tasks with ``score_display=False``: no live
-metric computation and no live metrics in Inspect's sample buffer (cause 9 in ``benchmarks/README.md``)."""
+def _model(name: str) -> Any:
+    from _common import scripted_model
+
+    return scripted_model() if name == "mock" else name
 
 
-def _eval_kwargs(log_dir: str) -> dict[str, Any]:
-    """``eval()`` options of both children; with ``_live_metrics_table.ENV=1`` also applies that what-if here."""
-    import os
-
-    from _live_metrics_table import ENV as LIVE_METRICS_TABLE_ENV
-    from _live_metrics_table import apply
-
-    kwargs: dict[str, Any] = {"log_dir": log_dir, "display": "none", "log_level": "warning"}
-    if os.environ.get(NO_SCORE_DISPLAY_ENV) == "1":
-        kwargs["score_display"] = False
-    if os.environ.get(LIVE_METRICS_TABLE_ENV) == "1":
-        apply()
+def _eval_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"log_dir": args.log_dir, "display": "none", "log_level": "warning"}
+    if args.max_connections:
+        kwargs["max_connections"] = args.max_connections
     return kwargs
 
 
-def run_ours(report: Path, log_dir: str, limit: int, tasks: list[str]) -> dict[str, Any]:
+def _log_summary(task: str, log: Any) -> dict[str, Any]:
+    return {"task": task, "location": log.location, "status": log.status,
+            "samples": log.results.completed_samples if log.results else 0,
+            "error": str(log.error.message) if log.error else None}
+
+
+def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     """Build and evaluate our task(s); return the timing split and log locations."""
     import importlib
 
     from inspect_ai import eval
 
-    from _common import PAPER_TASK_ARGS, data_dir, scripted_model
+    from _common import PAPER_TASK_ARGS, data_dir
 
-    fns = [getattr(importlib.import_module(f"bediscover_inspect.{t}.task"), t) for t in tasks]
+    names = [spec.partition(":")[0] for spec in args.tasks]
+    fns = [getattr(importlib.import_module(f"bediscover_inspect.{t}.task"), t) for t in names]
     t_import = time.perf_counter()
-    built = [fn(**PAPER_TASK_ARGS[t], data_dir=data_dir()) for fn, t in zip(fns, tasks)]
+    built = []
+    for fn, name, spec in zip(fns, names, args.tasks):
+        dataset = spec.partition(":")[2]  # "dialogue_parsing:msdc": that dataset only
+        built.append(fn(**{**PAPER_TASK_ARGS[name], **({"dataset": dataset} if dataset else {})}, data_dir=data_dir()))
     t_build = time.perf_counter()
-    logs = eval(built, model=scripted_model(), limit=limit or None, **_eval_kwargs(log_dir))
+    logs = eval(built, model=_model(args.model), limit=args.limit or None, **_eval_kwargs(args))
     t_eval = time.perf_counter()
-    return {
-        "import_s": t_import - T0,
-        "build_s": t_build - t_import,
-        "eval_s": t_eval - t_build,
-        "logs": [
-            {"task": t, "location": log.location, "status": log.status,
-             "samples": log.results.completed_samples if log.results else 0,
-             "error": str(log.error.message) if log.error else None}
-            for t, log in zip(tasks, logs)
-        ],
-    }
+    return {"import_s": t_import - T0, "build_s": t_build - t_import, "eval_s": t_eval - t_build,
+            "logs": [_log_summary(t, log) for t, log in zip(args.tasks, logs)]}
 
 
-def run_bare(report: Path, log_dir: str, calls_file: str) -> dict[str, Any]:
+def run_bare(args: argparse.Namespace) -> dict[str, Any]:
     """Replay recorded model calls as a bare Inspect task (generate + trivial scorer)."""
     from inspect_ai import Task, eval
     from inspect_ai.dataset import MemoryDataset, Sample
-    from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
     from inspect_ai.scorer import Score, Target, accuracy, scorer
     from inspect_ai.solver import Generate, TaskState, generate, solver
 
-    from _common import scripted_model
-
     t_import = time.perf_counter()
-    recorded = json.loads(Path(calls_file).read_text())
+    recorded = json.loads(Path(args.calls).read_text())
+    kinds = {"system": ChatMessageSystem, "user": ChatMessageUser}
 
     def messages(call: list[list[str]]) -> list[Any]:
-        return [ChatMessageSystem(content=text) if role == "system" else ChatMessageUser(content=text)
-                for role, text in call]
+        return [kinds[role](content=text) for role, text in call]
 
     calls = {sid: [messages(c) for c in entry["calls"]] for sid, entry in recorded["samples"].items()}
     multi = any(len(c) > 1 for c in calls.values())
     samples = [Sample(id=sid, input=c[0], target=recorded["samples"][sid]["target"]) for sid, c in calls.items()]
+    if args.order == "longest-first":  # most calls first (stable: file order among equals)
+        samples.sort(key=lambda sample: -len(calls[str(sample.id)]))
 
     @solver
     def replay_calls():
@@ -112,60 +111,73 @@ def run_bare(report: Path, log_dir: str, calls_file: str) -> dict[str, Any]:
         return score
 
     task = Task(dataset=MemoryDataset(samples, name="bare"), solver=replay_calls() if multi else generate(),
-                scorer=trivial(), name=f"bare_{recorded['task']}")
+                scorer=trivial(), config=GenerateConfig(**recorded.get("config", {})), name=f"bare_{recorded['task']}")
     t_build = time.perf_counter()
-    logs = eval(task, model=scripted_model(), **_eval_kwargs(log_dir))
+    logs = eval(task, model=_model(args.model), **_eval_kwargs(args))
     t_eval = time.perf_counter()
-    log = logs[0]
-    return {
-        "import_s": t_import - T0,
-        "build_s": t_build - t_import,
-        "eval_s": t_eval - t_build,
-        "logs": [{"task": recorded["task"], "location": log.location, "status": log.status,
-                  "samples": log.results.completed_samples if log.results else 0,
-                  "error": str(log.error.message) if log.error else None}],
-    }
+    return {"import_s": t_import - T0, "build_s": t_build - t_import, "eval_s": t_eval - t_build,
+            "logs": [_log_summary(recorded["task"], logs[0])]}
 
 
-def extract_calls(log_file: str, calls_file: str) -> dict[str, Any]:
-    """Write ``{task, samples: {id: {target, calls: [[[role, text], ...], ...]}}}`` from our log's model events."""
-    from inspect_ai.log import read_eval_log, read_eval_log_samples, resolve_sample_attachments
+def extract_calls(args: argparse.Namespace) -> dict[str, Any]:
+    """Write ``{task, config, samples: {id: {target, calls: [[[role, text], ...], ...]}}}`` from our log's model
+    events (in order within each sample; samples in the dataset's order); ``config`` is the generate config of the
+    first call. Reads the log's sample JSON directly (much faster than Inspect's typed reader at paper size)."""
+    import zipfile
 
-    header = read_eval_log(log_file, header_only=True)
+    from inspect_ai.log import read_eval_log
+
+    header = read_eval_log(args.log_file, header_only=True)
+    order = {str(sid): i for i, sid in enumerate(header.eval.dataset.sample_ids or [])}
     samples: dict[str, Any] = {}
+    config: dict[str, Any] | None = None
     n_calls = 0
-    for sample in read_eval_log_samples(log_file, all_samples_required=False):
-        # logs store long strings once, as attachment:// references: resolve them to the real message text
-        sample = resolve_sample_attachments(sample)
-        calls = [[[m.role, m.text] for m in e.input] for e in sample.events if e.event == "model"]
-        n_calls += len(calls)
-        target = sample.target if isinstance(sample.target, str) else " ".join(sample.target)
-        samples[str(sample.id)] = {"target": target, "calls": calls}
-    Path(calls_file).write_text(json.dumps({"task": header.eval.task, "samples": samples}))
+
+    def text(content: Any, attachments: dict[str, str]) -> str:
+        if isinstance(content, list):
+            content = "".join(part.get("text", "") for part in content if part.get("type") == "text")
+        if content.startswith("attachment://"):  # long strings are stored once, as attachment:// references
+            content = attachments[content.removeprefix("attachment://")]
+        return content
+
+    with zipfile.ZipFile(args.log_file) as log:
+        for name in log.namelist():
+            if not name.startswith("samples/"):
+                continue
+            sample = json.loads(log.read(name))
+            attachments = sample.get("attachments") or {}
+            events = [e for e in sample["events"] if e.get("event") == "model"]
+            if config is None and events:
+                config = {k: v for k, v in events[0]["config"].items() if v is not None}
+            pool = (sample.get("events_data") or {}).get("messages") or []  # inputs stored once, as ranges into it
+            inputs = [e["input"] or [m for a, b in e.get("input_refs") or [] for m in pool[a:b]] for e in events]
+            calls = [[[m["role"], text(m["content"], attachments)] for m in messages] for messages in inputs]
+            n_calls += len(calls)
+            target = sample["target"] if isinstance(sample["target"], str) else " ".join(sample["target"])
+            samples[str(sample["id"])] = {"target": target, "calls": calls}
+    samples = dict(sorted(samples.items(), key=lambda item: order.get(item[0], len(order))))
+    Path(args.calls).write_text(json.dumps({"task": header.eval.task, "config": config or {}, "samples": samples}))
     chars = sum(len(text) for entry in samples.values() for call in entry["calls"] for _, text in call)
-    if any(text.startswith("attachment://") for e in samples.values() for c in e["calls"] for _, text in c):
-        raise RuntimeError("unresolved attachment in recorded calls")
     return {"samples": len(samples), "calls": n_calls, "prompt_chars": chars}
 
 
 def main(argv: list[str]) -> None:
     """Dispatch on the mode (module docstring) and write the report JSON."""
-    mode, report = argv[0], Path(argv[1])
-    if mode == "ours":
-        result = run_ours(report, argv[2], int(argv[3]), argv[4:])
-    elif mode == "bare":
-        result = run_bare(report, argv[2], argv[3])
-    elif mode == "calls":
-        result = extract_calls(argv[2], argv[3])
-    else:
-        raise SystemExit(f"unknown mode {mode!r}")
-    import resource
-
-    from _live_metrics_table import applied
-
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["ours", "bare", "calls"])
+    parser.add_argument("report", type=Path)
+    parser.add_argument("log_dir", help="log directory (ours, bare) or our log file (calls)")
+    parser.add_argument("tasks", nargs="*")
+    parser.add_argument("--model", default="mock")
+    parser.add_argument("--max-connections", type=int, default=0)
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--calls")
+    parser.add_argument("--order", choices=["file", "longest-first"], default="file", help="bare: sample order")
+    args = parser.parse_args(argv)
+    args.log_file = args.log_dir
+    result = {"ours": run_ours, "bare": run_bare, "calls": extract_calls}[args.mode](args)
     result["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    result["live_metrics_table"] = applied()
-    report.write_text(json.dumps(result))
+    args.report.write_text(json.dumps(result))
 
 
 if __name__ == "__main__":

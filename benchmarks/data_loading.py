@@ -1,6 +1,6 @@
 """Data loading per task: cold (fresh process) and warm (same process, again) task building.
 
-    .venv/bin/python benchmarks/data_loading.py [--repeats 3] [--tasks a,b]
+    python benchmarks/data_loading.py [--repeats 3] [--tasks a,b] [--out data_loading]
 
 Each repeat is a fresh child process that imports the task module (``import_s``), builds the task once from the
 data root — reading, checking and converting every record of the paper subset (``cold_build_s``) — then builds
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument("--out", default="data_loading", help="result file name (benchmarks/results/)")
     parser.add_argument("--child", nargs=2, metavar=("TASK", "REPORT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{task:22s} samples={row['samples']:6d} import {row['import_s']:.2f}s  cold build "
               f"{row['cold_build_s']:.3f}s  warm build {row['warm_build_s']:.3f}s  peak RSS {row['peak_rss_mb']:.0f} MB",
               flush=True)
-    path = write_result("data_loading", {"tasks": results})
+    path = write_result(args.out, {"tasks": results})
     print(f"wrote {path}")
     return {"tasks": results}
 

@@ -1,21 +1,20 @@
-"""Task (5) dialogue discourse parsing: ``inspect eval evals/dialogue_parsing.py -T dataset=stac --model ...``.
+"""``inspect eval evals/dialogue_parsing.py``: the suite's dialogue_parsing task (parameters and docs: its package).
 
-Inspect finds tasks in a file by its ``@task`` decorators, so this thin file declares one that forwards to the
-package's task (``bediscover_inspect.dialogue_parsing.task.dialogue_parsing``).
+Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
+forwards to the package's task with that task's own signature.
 """
+
+from functools import wraps
+from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.dialogue_parsing import task as _impl
+from bediscover_inspect.tasks import task_function
+
+_impl = task_function("dialogue_parsing")
 
 
 @task
-def dialogue_parsing(
-    dataset: str | list[str] = "all",
-    mode: str = "incremental",
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-) -> Task:
-    """See :func:`bediscover_inspect.dialogue_parsing.task.dialogue_parsing`."""
-    return _impl.dialogue_parsing(dataset=dataset, mode=mode, subset=subset, data_dir=data_dir, reasoning=reasoning)
+@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+def dialogue_parsing(**task_args: Any) -> Task:
+    return _impl(**task_args)

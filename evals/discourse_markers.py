@@ -1,24 +1,20 @@
-"""Task (1) discourse markers: ``inspect eval evals/discourse_markers.py -T prompt=def+exp --model ...``.
+"""``inspect eval evals/discourse_markers.py``: the suite's discourse_markers task (parameters and docs: its package).
 
-Inspect discovers the tasks of a file by their ``@task`` decorators, so this thin file declares one that
-forwards every parameter to :func:`bediscover_inspect.discourse_markers.task.discourse_markers`.
+Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
+forwards to the package's task with that task's own signature.
 """
+
+from functools import wraps
+from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.discourse_markers import task as _impl
+from bediscover_inspect.tasks import task_function
+
+_impl = task_function("discourse_markers")
 
 
 @task
-def discourse_markers(
-    dataset: str | list[str] = "all",
-    prompt: str = "basic",
-    context: str = "none",
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-) -> Task:
-    """See :func:`bediscover_inspect.discourse_markers.task.discourse_markers`."""
-    return _impl.discourse_markers(
-        dataset=dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir, reasoning=reasoning
-    )
+@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+def discourse_markers(**task_args: Any) -> Task:
+    return _impl(**task_args)

@@ -1,25 +1,20 @@
-"""Task (3) discourse relations: ``inspect eval evals/discourse_relations.py -T languages=deu --model ...``.
+"""``inspect eval evals/discourse_relations.py``: the suite's discourse_relations task (parameters and docs: its package).
 
-Inspect finds tasks in a file by its ``@task`` decorators, so this thin file declares one that forwards to the
-package's task (``bediscover_inspect.discourse_relations.task``), where the parameters are documented.
+Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
+forwards to the package's task with that task's own signature.
 """
+
+from functools import wraps
+from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.discourse_relations import task as _impl
+from bediscover_inspect.tasks import task_function
+
+_impl = task_function("discourse_relations")
 
 
 @task
-def discourse_relations(
-    corpora: str | list[str] | None = None,
-    languages: str | list[str] | None = None,
-    frameworks: str | list[str] | None = None,
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-) -> Task:
-    """DISRPT 2025 relation classification (see ``bediscover_inspect.discourse_relations.task``)."""
-    return _impl.discourse_relations(
-        corpora=corpora, languages=languages, frameworks=frameworks, subset=subset, data_dir=data_dir,
-        reasoning=reasoning,
-    )
+@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+def discourse_relations(**task_args: Any) -> Task:
+    return _impl(**task_args)

@@ -1,17 +1,20 @@
-"""Task (4) sentence ordering: ``inspect eval evals/sentence_ordering.py -T datasets=nips-abs --model ...``.
+"""``inspect eval evals/sentence_ordering.py``: the suite's sentence_ordering task (parameters and docs: its package).
 
-Inspect finds tasks in a file by its ``@task`` decorators, so this thin file declares one that forwards to the
-package's task (also registered as ``bediscover_inspect/sentence_ordering``).
+Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
+forwards to the package's task with that task's own signature.
 """
+
+from functools import wraps
+from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.sentence_ordering import task as _impl
+from bediscover_inspect.tasks import task_function
+
+_impl = task_function("sentence_ordering")
 
 
 @task
-def sentence_ordering(
-    datasets: str | list[str] = "all", subset: str = "paper", data_dir: str | None = None, reasoning: bool = False
-) -> Task:
-    """See :func:`bediscover_inspect.sentence_ordering.task.sentence_ordering`."""
-    return _impl.sentence_ordering(datasets=datasets, subset=subset, data_dir=data_dir, reasoning=reasoning)
+@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+def sentence_ordering(**task_args: Any) -> Task:
+    return _impl(**task_args)

@@ -1,23 +1,20 @@
-"""Task (2) temporal reasoning: ``inspect eval evals/temporal_reasoning.py -T dataset=tbd --model ...``.
+"""``inspect eval evals/temporal_reasoning.py``: the suite's temporal_reasoning task (parameters and docs: its package).
 
-Inspect discovers the tasks of a file by their ``@task`` decorators, so this thin file declares one that
-forwards every parameter to :func:`bediscover_inspect.temporal_reasoning.task.temporal_reasoning`.
+Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
+forwards to the package's task with that task's own signature.
 """
+
+from functools import wraps
+from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.temporal_reasoning import task as _impl
+from bediscover_inspect.tasks import task_function
+
+_impl = task_function("temporal_reasoning")
 
 
 @task
-def temporal_reasoning(
-    dataset: str | list[str] = "all",
-    context: str = "document",
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-) -> Task:
-    """See :func:`bediscover_inspect.temporal_reasoning.task.temporal_reasoning`."""
-    return _impl.temporal_reasoning(
-        dataset=dataset, context=context, subset=subset, data_dir=data_dir, reasoning=reasoning
-    )
+@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+def temporal_reasoning(**task_args: Any) -> Task:
+    return _impl(**task_args)

@@ -6,7 +6,9 @@ is seeded; giving every output a :class:`ModelUsage` avoids that path entirely.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+import logging
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -41,3 +43,18 @@ def answer_with(answer: Callable[[TaskState], str]) -> Solver:
         return state
 
     return solve
+
+
+@contextmanager
+def assert_sha1_warning() -> Iterator[None]:
+    """Assert that the block logs the data root's warning for a file whose git blob SHA-1 differs from the pin."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("bediscover_inspect.data.fetch")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+    assert any("differs from the pinned" in r.getMessage() for r in records), [r.getMessage() for r in records]

@@ -6,7 +6,7 @@
 ``run`` builds one Inspect eval per task x seed x reasoning mode and hands them to ``inspect_ai.eval_set``:
 re-running the same command after an interruption resumes the unfinished evals (finished samples are kept)
 and skips the finished ones, so every sample is scored exactly once. ``report`` is
-:func:`bediscover_inspect.report.tables.build_report`. See ``src/bediscover_inspect/report/README.md``.
+:func:`bediscover_inspect.report.build.build_report`. See ``src/bediscover_inspect/report/README.md``.
 
 Expected user errors (unknown task, bad ``-T``/``-M`` argument, missing data, unknown model provider, missing
 log directory …) print one line ``bediscover <command>: error: …`` on stderr and exit with code 2;
@@ -16,16 +16,13 @@ log directory …) print one line ``bediscover <command>: error: …`` on stderr
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-TASK_NAMES: tuple[str, ...] = (
-    "discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing",
-)
-"""The five tasks, in the paper's order; each lives in ``bediscover_inspect.<name>.task`` as ``<name>()``."""
+from bediscover_inspect.tasks import TASK_NAMES, task_function
 
 DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 42)
 
@@ -43,23 +40,15 @@ class TaskArgumentError(UsageError, ValueError):
 
 
 def resolve_task(name: str) -> Callable[..., Any]:
-    """The ``@task`` function ``bediscover_inspect.<name>.task.<name>``.
+    """The ``@task`` function of ``name`` (from :data:`bediscover_inspect.tasks.TASKS`).
 
     Raises:
-        TaskNotAvailable: unknown name (the message lists the valid ones) or the module fails to import
-            (the message carries the import error).
+        TaskNotAvailable: unknown name (the message lists the valid ones).
     """
-    if name not in TASK_NAMES:
-        raise TaskNotAvailable(f"unknown task {name!r}; choose from {', '.join(TASK_NAMES)}")
-    module_name = f"bediscover_inspect.{name}.task"
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise TaskNotAvailable(f"task {name!r} is not importable ({module_name}): {exc}") from exc
-    fn = getattr(module, name, None)
-    if fn is None:
-        raise TaskNotAvailable(f"{module_name} has no task function {name!r}")
-    return fn
+        return task_function(name)
+    except KeyError as exc:
+        raise TaskNotAvailable(str(exc.args[0])) from None
 
 
 def parse_kv(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
@@ -123,9 +112,83 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
     return tasks
 
 
+EXIT_INTERRUPTED = 130
+"""Exit code of a run stopped by Ctrl-C (SIGINT), the shell convention 128 + 2."""
+
+RESUME_HINT = "re-run the same command to resume: finished evals are skipped and finished samples kept"
+
+
+def plain_message(exc: BaseException) -> str:
+    """An exception's message on one line, without Rich console markup (``[bold][blue]…[/blue][/bold]``)."""
+    from rich.text import Text
+
+    text = str(exc)
+    try:
+        text = Text.from_markup(text).plain
+    except Exception:  # noqa: BLE001 - not valid markup: keep the text as it is
+        pass
+    return " ".join(text.split())
+
+
+def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) -> Any:
+    """Resolve ``--model`` once before any eval starts, so a missing package, API key or server is one message.
+
+    Returns:
+        The Inspect :class:`~inspect_ai.model.Model` (the eval set reuses it).
+
+    Raises:
+        UsageError: the provider cannot be used as configured; for ``vllm/`` without a server URL and without the
+            ``vllm`` package, the message names both fixes.
+    """
+    from inspect_ai._util.error import PrerequisiteError
+    from inspect_ai.model import get_model
+
+    if model.startswith("vllm/") and not (base_url or os.environ.get("VLLM_BASE_URL")):
+        import importlib.util
+
+        if importlib.util.find_spec("vllm") is None:
+            raise UsageError(
+                f"--model {model}: no vLLM server to talk to and no vllm package to start one. Either point at a "
+                "running server (VLLM_BASE_URL=http://HOST:PORT/v1 or --model-base-url), or install vllm "
+                "(pip install 'bediscover-inspect[vllm]', a GPU machine) so Inspect starts `vllm serve` itself")
+    try:
+        return get_model(model, base_url=base_url, **model_args)
+    except PrerequisiteError as exc:  # a missing package or API key …
+        raise UsageError(plain_message(exc)) from exc
+    except ValueError as exc:  # Inspect's configuration checks (e.g. "Model API x of model 'x/m' not recognized")
+        raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+
+
+def run_outcome(logs: Sequence[Any], n_tasks: int, log_dir: str, interrupted: bool) -> tuple[int, str]:
+    """Exit code and closing line of ``bediscover run`` from the eval logs it left.
+
+    0 when every eval succeeded; :data:`EXIT_INTERRUPTED` when the run was interrupted (Ctrl-C, or any log
+    ``cancelled``); 1 when an eval failed. Every unfinished run gets the resume hint.
+    """
+    done = sum(1 for log in logs if log.status == "success")
+    line = f"bediscover run: {done}/{n_tasks} evals complete in {log_dir}"
+    if interrupted or any(log.status == "cancelled" for log in logs):
+        return EXIT_INTERRUPTED, f"{line}; interrupted ({RESUME_HINT})"
+    if done < n_tasks:
+        return 1, f"{line}; {n_tasks - done} unfinished ({RESUME_HINT})"
+    return 0, line
+
+
+def _has_cancelled_log(log_dir: str) -> bool:
+    """Whether a log under ``log_dir`` has status ``cancelled`` (what Ctrl-C leaves)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    for info in list_eval_logs(log_dir):
+        try:
+            if read_eval_log(info, header_only=True).status == "cancelled":
+                return True
+        except Exception:  # noqa: BLE001 - an unreadable file says nothing about this run
+            continue
+    return False
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
-
     from inspect_ai._util.error import PrerequisiteError
 
     task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
@@ -140,13 +203,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             generate[name] = getattr(args, name)
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
+    model = check_model(args.model, args.model_base_url, model_args)
+    logs: Sequence[Any] = []
+    interrupted = False
     try:
-        success, logs = eval_set(
+        _success, logs = eval_set(
             tasks,
             log_dir=args.log_dir,
-            model=args.model,
-            model_base_url=args.model_base_url,
-            model_args=model_args,
+            model=model,
             limit=args.limit,
             retry_attempts=args.retry_attempts,
             max_tasks=args.max_tasks,
@@ -155,22 +219,26 @@ def cmd_run(args: argparse.Namespace) -> int:
             display=args.display,
             **generate,
         )
+    except KeyboardInterrupt:
+        interrupted = True
     except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
-        raise UsageError(" ".join(str(exc).split())) from exc
-    except ValueError as exc:  # Inspect's configuration checks (e.g. "Model API x of model 'x/m' not recognized")
-        raise UsageError(f"{type(exc).__name__}: {' '.join(str(exc).split())}") from exc
-    done = sum(1 for log in logs if log.status == "success")
-    print(f"bediscover run: {done}/{len(tasks)} evals complete in {args.log_dir}"
-          + ("" if success else " (re-run the same command to resume)"))
-    return 0 if success else 1
+        raise UsageError(plain_message(exc)) from exc
+    except ValueError as exc:  # Inspect's configuration checks
+        raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+    if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
+        interrupted = interrupted or _has_cancelled_log(args.log_dir)
+    code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
+    print(line, file=sys.stderr if code else sys.stdout)
+    return code
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     import warnings
-
     from pathlib import Path
 
-    from bediscover_inspect.report.tables import ReportWarning, build_report
+    from bediscover_inspect.report.build import build_report
+    from bediscover_inspect.report.logs import ReportWarning
+    from bediscover_inspect.report.matching import parse_paper_models
 
     log_dir, out = Path(args.log_dir), Path(args.out)
     if not log_dir.exists():
@@ -182,16 +250,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
     if unknown:
         raise UsageError(f"unknown task(s) {', '.join(unknown)} in --tasks; choose from {', '.join(TASK_NAMES)}")
+    try:
+        paper_models = parse_paper_models(args.paper_model)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)  # printed below, once
         try:
             report = build_report(log_dir, out, ddof=args.ddof, expected_seeds=args.seeds,
-                                  expected_tasks=args.tasks, plots=not args.no_plots)
+                                  expected_tasks=args.tasks, plots=not args.no_plots, paper_models=paper_models)
         except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
             # the log directory vanished, or the output directory cannot be created or written
             raise UsageError(f"{type(exc).__name__}: {exc}") from exc
     for message in report.warnings:
         print(f"warning: {message}", file=sys.stderr)
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
     print(f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}")
     return 0
 
@@ -236,6 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seeds every run should have (default: every seed found)")
     report.add_argument("--tasks", nargs="+", default=None, help="tasks every model/mode should have")
     report.add_argument("--no-plots", action="store_true")
+    report.add_argument("--paper-model", action="append", metavar="[SERVED=]PAPER",
+                        help="compare with this paper model: every model of the logs (PAPER), or one served name "
+                             "(SERVED=PAPER, e.g. 'gguf/./Qwen3-8B-Q4_K_M.gguf=Qwen3-8B'); repeatable")
     report.set_defaults(func=cmd_report)
     return parser
 

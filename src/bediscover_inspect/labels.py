@@ -1,64 +1,285 @@
-"""Shared answer parsing for the label-choice tasks (discourse markers, temporal relations, DISRPT).
+"""Shared answer reading: reasoning left in the text, and the label a model chose (discourse markers, temporal
+relations, DISRPT; the dialogue relation and sentence-order parsers use the reasoning rule and the answer
+markers defined here).
 
-The rule, the same for every task (documented in the README, "Answer parsing"):
+**Reasoning in the text** (:func:`final_text`, every task). Only ``state.output.completion`` is parsed (reasoning
+that a provider returns in separate content blocks is never read). Inside that text:
 
-1. Only the final completion is read (``state.output.completion``); reasoning arrives in separate content
-   blocks, and any ``<think>…</think>`` block left inside the text is removed first.
-2. Text is normalised: lower case, ``_`` / ``-`` / ``'`` / runs of spaces become one space, markdown
-   emphasis and brackets are dropped. Labels and their aliases are normalised the same way.
-3. If the whole normalised answer is one label (or alias) — optionally prefixed by ``label:`` / ``answer:``
-   — that label is the answer.
-4. Otherwise every label and alias is searched as a whole word (no letter on either side). No hit: the
-   answer is **invalid** (scored wrong and counted). One distinct label: that label. Several distinct
-   labels: the one mentioned **first** is taken and the answer is flagged ``ambiguous`` (models mostly put
-   their choice first and then mention the alternatives they rejected).
-5. An answer naming at least three distinct labels and at least half of the label set is an **echo** of the
-   prompt's label list or definitions, not a choice: it is invalid (flagged ``echo``). Small models do this
-   often, and taking the first label of the echoed list would credit whatever label the prompt lists first.
+* the answer is the text after the **last** ``</think>`` (any case); nothing before it is read, also when there
+  is no opening ``<think>`` (templates that open the thinking span in the prompt, e.g. DeepSeek-R1 distills or
+  Qwen3 in thinking mode served without a reasoning parser, leave only the closing tag);
+* a ``<think>`` after that point with no ``</think>`` after it is thinking that was cut off: the answer is what
+  precedes the tag (normally nothing, so the answer is invalid and counted) and ``cut_off`` is set.
 
-Aliases are the spelling variants models really produce (e.g. ``Exclusive`` for ``Exclusionary``); each
-task passes its own.
+**Label choice** (:func:`parse_label`). A *mention* is a label or one of its aliases written as a whole word
+(no letter or digit on either side), case-insensitively, with spaces, ``_`` and ``-`` interchangeable
+(``is included`` = ``IS_INCLUDED``); where several overlap, the longest wins. The layers, first that applies:
+
+1. ``whole`` — the whole answer is one label, after dropping markdown, quotes, brackets, ``\\boxed{}``,
+   trailing punctuation and an optional leading ``Answer:`` / ``Label:`` / ``The answer is`` and the like.
+2. ``marker`` — explicitly marked choices; the **last** one decides (corrections come last). A mention is
+   marked when only white space, markdown, quotes, brackets, ``:``, ``=``, dashes or arrows separate it from
+   the end of an *answer marker* before it:
+
+   * a noun with a colon, ``=``, an arrow or a copula (``is``, ``are``, ``would be``, ``should be``,
+     ``will be``, ``remains``): ``Answer:``, ``Final answer:``, ``Label:``, ``Relation:``, ``Relation type:``,
+     ``Relations:``, ``Function:``, ``Choice:``, ``Classification:``, ``Prediction:``, ``Category:``,
+     ``Verdict:``, ``Output:``, ``Structure:``, ``the correct label is``, ``the answer would be``,
+     ``The relation between e1 and e2 is`` (``of`` / ``between`` / ``for`` and up to 60 characters without
+     sentence punctuation may sit between the noun and the copula), each optionally followed by ``clearly``
+     / ``probably`` / ``likely`` / ``most likely`` / ``definitely`` / ``therefore`` / ``thus`` / ``simply``
+     / ``certainly``; ``Answer``, ``Label``,
+     ``Relation`` or ``Choice`` (optionally ``Final`` / ``Correct`` / ``My`` before it) alone on its line, as
+     a header (``### Final Answer`` then the label on the next line);
+   * a first-person choice: ``I choose``, ``I'd go with``, ``we pick``, ``I select``, ``I would rather call it``,
+     ``I'd label it as``, ``I classify this as``, ``I'd say``, ``I conclude``, ``I opt for`` …;
+   * a revision: ``Corrected:``, ``Correction:``, ``Actually,``, ``On second thought,``, ``On reflection,``,
+     ``Wait, no,``, ``or rather`` (optionally followed by ``it's`` / ``it is`` / ``the answer is``);
+   * ``\\boxed{`` (also ``\\boxed{\\text{``);
+   * a **bold label standing alone**: ``**label**`` (or ``__label__``) alone on its line, bullet and final
+     full stop allowed.
+
+   A bold field name (``**Comment:**``, layer 4) is never a marked choice. A marked choice that is itself a
+   hedge — the next mention, of another label, follows it with only ``or``, ``/``, ``,``, ``and``,
+   ``and/or`` or ``vs`` (then optionally ``maybe`` / ``possibly`` / ``perhaps``) between
+   (``Answer: BEFORE or AFTER``) — makes the answer invalid and ``ambiguous``.
+3. ``first_line`` — the first non-blank line is one label (same clean-up as layer 1), unless that line is a
+   markdown header (starts with ``#`` or ends with ``:``).
+4. ``single`` — exactly one distinct label is *named* in the answer. Mentions that do not name a label:
+
+   * a word inside a markdown header: on a line starting with ``#``, or a bold field name ``**Comment:**`` /
+     ``**Comment**:``;
+   * a rejected label: right after ``not``, ``no``, ``non``, ``nor``, ``neither``, ``never``, ``rather
+     than``, ``instead of``, ``other than``, ``except``, ``excluding``, ``ruling out``, ``unlike``, ``isn't``,
+     ``aren't`` (an article or ``really`` / ``quite`` / ``simply`` / ``necessarily`` may sit between), and a
+     label coordinated with a rejected one by ``or`` / ``nor`` / ``and`` / ``/`` (``not BEFORE or AFTER``);
+   * an ordinary noun: a label word between a determiner (``the``, ``this``, ``that``, ``these``, ``those``,
+     ``its``, ``their``, ``his``, ``her``, ``our``, ``your``, ``my``) and ``of``: ``the frame of the argument``,
+     ``this mode of speech``;
+   * **case is evidence** for a label set written in capitals (every label upper case, e.g. TBD / TDD-Man's
+     ``BEFORE``, ``AFTER``): there a mention counts only when written in capitals (``AFTER`` is a label,
+     ``After`` or ``after`` in a sentence is not). Layers 1–3 accept any case (``Answer: before``).
+
+5. Otherwise the answer is **invalid** (scored wrong, counted). With two or more distinct labels named it is
+   flagged ``ambiguous`` (a hedge such as ``either Temporal or Emphatic`` is one), and when those are at least
+   three and at least half of the label set it is also an ``echo`` of the prompt's label list
+   (:func:`is_echo`).
+
+Aliases are each task's spelling variants (``<task>/aliases.py``); :func:`check_aliases` guarantees that no
+alias maps onto two labels.
+
+Every step is a regular-expression scan whose repetitions are single character classes or bounded, or a
+bounded look at a few characters around a mention: reading an answer is linear in its length.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-THINK_BLOCK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL | re.IGNORECASE)
+THINK_OPEN = re.compile(r"<think\s*>", re.IGNORECASE)
+"""An opening thinking tag."""
+
+THINK_CLOSE = re.compile(r"</think\s*>", re.IGNORECASE)
+"""A closing thinking tag; the answer starts after the last one."""
+
 _SEPARATORS = re.compile(r"[\s_\-’'`]+")
-_NOISE = re.compile(r"[*#\"“”\[\]{}()<>|]")
-_PREFIX = re.compile(r"^(final answer|answer|label|relation|function|the answer is)\s*[:=]?\s*")
+_NOISE = re.compile(r"[*#\"“”\[\]{}()<>|]|\\(?:boxed|text(?:bf|rm)?)\b|\\")
+_PREFIX = re.compile(
+    r"^(?:(?:so|thus|therefore)\s*,?\s*)?(?:the\s+|my\s+)?(?:final\s+|correct\s+)?"
+    r"(?:answer|label|relation|function|choice|prediction|classification)(?:\s+is)?\s*[:=]?\s*"
+)
+_TRIM = " .,:;!?"
 
 
-def strip_reasoning(text: str) -> str:
-    """Remove ``<think>…</think>`` blocks (an unclosed one runs to the end) from a completion."""
-    return THINK_BLOCK.sub(" ", text or "")
+@dataclass(frozen=True)
+class FinalText:
+    """The part of a completion that is the answer (module docstring, "Reasoning in the text").
+
+    Attributes:
+        text: the text after the last ``</think>``, cut at an unclosed ``<think>``.
+        cut_off: an opening ``<think>`` with no closing tag after it was found (thinking cut off).
+    """
+
+    text: str
+    cut_off: bool = False
+
+
+def final_text(completion: str | None) -> FinalText:
+    """Split off the reasoning left in a completion; linear in its length, never raises.
+
+    Args:
+        completion: the model's final text (``state.output.completion``), possibly ``None``.
+
+    Returns:
+        :class:`FinalText` with the answer part and the ``cut_off`` flag.
+    """
+    text = completion or ""
+    last_close = None
+    for last_close in THINK_CLOSE.finditer(text):
+        pass
+    if last_close is not None:
+        text = text[last_close.end() :]
+    opening = THINK_OPEN.search(text)
+    if opening is not None:
+        return FinalText(text[: opening.start()], cut_off=True)
+    return FinalText(text, cut_off=False)
+
+
+def strip_reasoning(text: str | None) -> str:
+    """The answer part of a completion: the text after the last ``</think>``, cut at an unclosed ``<think>``
+    (:func:`final_text`; rule in the module docstring)."""
+    return final_text(text).text
 
 
 def normalise(text: str) -> str:
-    """Lower-case, drop markdown / brackets / quotes, and collapse ``_ - '`` and whitespace into one space."""
+    """Lower-case, drop markdown / brackets / quotes / ``\\boxed``, and collapse ``_ - '`` and white space
+    into one space."""
     text = _NOISE.sub(" ", text.lower())
     return _SEPARATORS.sub(" ", text).strip()
 
 
+# --- answer markers (shared with the dialogue relation parser) ---------------------------------------------
+
+_W = r"(?<![^\W_])"  # no letter or digit just before
+_E = r"(?![^\W_])"  # no letter or digit just after
+_SP = r"[ \t]+"
+_ADVERB = rf"(?:{_SP}(?:clearly|probably|likely|most{_SP}likely|definitely|therefore|thus|simply|certainly){_E})?"
+
+ANSWER_MARKER = re.compile(
+    rf"""{_W}(?:
+        (?:answer|label|relation(?:{_SP}type)?|relations|function|choice|classification|prediction|category
+           |verdict|output|structure){_E}
+        (?:{_SP}(?:of|between|for){_SP}[^.\n:;!?]{{1,60}}?)?
+        [ \t]*(?:\*\*|__)?[ \t]*
+        (?::|=|->|=>|→|(?:is|are|would{_SP}be|should{_SP}be|will{_SP}be|remains){_E})
+        {_ADVERB}
+      | (?:i|we)(?:['’](?:d|ll|m))?
+        (?:{_SP}(?:would|will|should|shall|must|can|do|now|then|therefore|thus|finally|rather|instead|still
+           |definitely|am|['’]m|going{_SP}to)){{0,4}}
+        {_SP}(?:choose|chose|pick|picked|select|selected|go{_SP}with|going{_SP}with|went{_SP}with|opt{_SP}for
+           |settle{_SP}on|call{_SP}(?:it|this)|label{_SP}(?:it|this)(?:{_SP}as)?|classify{_SP}(?:it|this){_SP}as
+           |answer|say|conclude){_E}
+        (?:{_SP}(?:it|this|that)(?:['’]s|{_SP}is){_E})?
+        (?:{_SP}(?:the{_SP})?(?:label|relation|answer|option|function){_E})?
+      | (?:correct(?:ed|ion)|actually|on{_SP}second{_SP}thought|on{_SP}reflection|wait|or{_SP}rather){_E}
+        [ \t]*[,:;]?
+        (?:[ \t]*(?:no|it['’]s|it{_SP}is|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
+      | \\boxed[ \t]*\{{[ \t]*(?:\\text(?:bf|rm)?[ \t]*\{{)?
+      | ^[ \t]*(?:\#{{1,6}}[ \t]*)?(?:\*\*|__)?[ \t]*(?:(?:final|correct|my){_SP})?(?:answer|label|relation|choice)
+        [ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*(?=\r?\n)
+    )""",
+    re.IGNORECASE | re.VERBOSE | re.MULTILINE,
+)
+"""An answer marker (module docstring, layer 2); the marked text starts at the end of the match."""
+
+MARK_GAP = re.compile(r"[\s*_`'\"“”‘’\[(<:=\-–—>]*")
+"""What may stand between an answer marker and the answer it marks (``fullmatch`` on the gap)."""
+
+
+def marker_ends(text: str) -> list[int]:
+    """End offsets of every :data:`ANSWER_MARKER` in ``text``, ascending (one linear scan)."""
+    return [m.end() for m in ANSWER_MARKER.finditer(text)]
+
+
+def marked(text: str, ends: Sequence[int], start: int, after: int = 0) -> bool:
+    """Whether the text at offset ``start`` is marked: the last marker end ``e <= start`` is ``>= after`` and
+    only :data:`MARK_GAP` characters stand in ``text[e:start]``.
+
+    Args:
+        text: the answer text.
+        ends: :func:`marker_ends` of ``text``.
+        start: offset of the candidate answer (a label mention, a relation).
+        after: no marker ending before this offset counts (the end of the previous answer item), which keeps
+            the gaps of successive items disjoint and the total work linear.
+    """
+    return _follows(text, ends, start, after, MARK_GAP)
+
+
+def _follows(text: str, ends: Sequence[int], start: int, after: int, gap: re.Pattern[str]) -> bool:
+    i = bisect_right(ends, start) - 1
+    if i < 0 or ends[i] < after:
+        return False
+    return gap.fullmatch(text, ends[i], start) is not None
+
+
+REJECTION_CUE = re.compile(
+    rf"{_W}(?:not|no|non|nor|neither|never|rather{_SP}than|instead{_SP}of|other{_SP}than|except(?:{_SP}for)?"
+    rf"|excluding|ruling{_SP}out|rules?{_SP}out|unlike|isn['’]t|aren['’]t){_E}",
+    re.IGNORECASE,
+)
+"""A word that rejects the label after it (module docstring, layer 4)."""
+
+_REJECT_GAP = re.compile(
+    rf"(?:[\s*_`'\"“”‘’\[(\-]|{_W}(?:a|an|the|really|quite|simply|necessarily|purely|exactly){_E})*", re.IGNORECASE
+)
+
+
+def rejection_ends(text: str) -> list[int]:
+    """End offsets of every :data:`REJECTION_CUE` in ``text``, ascending (one linear scan)."""
+    return [m.end() for m in REJECTION_CUE.finditer(text)]
+
+
+def rejected(text: str, ends: Sequence[int], start: int, after: int = 0) -> bool:
+    """Whether the text at ``start`` is rejected: the last cue end ``e <= start`` (of :func:`rejection_ends`) is
+    ``>= after`` and only white space, markdown, quotes, an article or ``really`` / ``quite`` / ``simply`` /
+    ``necessarily`` / ``purely`` / ``exactly`` stand between (``not a comment``, ``rather than BEFORE``)."""
+    return _follows(text, ends, start, after, _REJECT_GAP)
+
+
+# --- label mentions ---------------------------------------------------------------------------------------
+
+_COORDINATION = re.compile(r"[\s*_`'\"“”‘’]*(?:,?[\s*_`'\"“”‘’]*(?:or|nor|and)(?![^\W_])|/)[\s*_`'\"“”‘’]*", re.I)
+_HEDGE = re.compile(
+    r"[\s*_`'\"“”‘’)\]]*"
+    r"(?:,[\s*_`'\"“”‘’]*(?:or(?![^\W_]))?|/|\||and/or(?![^\W_])|or(?![^\W_])|and(?![^\W_])|vs\.?|versus(?![^\W_]))"
+    r"[\s*_`'\"“”‘’(\[]*(?:(?:maybe|possibly|perhaps)[\s*_`'\"“”‘’(\[]+)?",
+    re.IGNORECASE,
+)
+_DETERMINER_BEFORE = re.compile(
+    r"(?<![^\W_])(?:the|this|that|these|those|its|their|his|her|our|your|my)[ \t]+$", re.IGNORECASE
+)
+_OF_AFTER = re.compile(r"[ \t]+of(?![^\W_])", re.IGNORECASE)
+_BOLD_BEFORE = re.compile(r"(?:\*\*|__)[ \t]{0,2}$")
+_BOLD_COLON_AFTER = re.compile(r"[ \t]{0,2}(?::[ \t]{0,2}(?:\*\*|__)|(?:\*\*|__)[ \t]{0,2}:)")
+_ALONE_PREFIX = re.compile(r"[ \t]*(?:[-+•][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)[ \t]{0,2}")
+_ALONE_SUFFIX = re.compile(r"[ \t]{0,2}[.!]?(?:\*\*|__)[ \t]*[.!]?[ \t]*\r?")
+_HEADER_LINE = re.compile(r"[ \t]{0,3}#")
+_LOOK = 16  # characters looked at around a mention for the bounded context checks
+
+
+@dataclass(frozen=True)
+class _Mention:
+    start: int
+    end: int
+    label: str
+    surface: str
+
+
 @dataclass(frozen=True)
 class ParsedLabel:
-    """Result of parsing one answer.
+    """Result of reading one answer (rules in the module docstring).
 
     Attributes:
         label: canonical label (as spelled in the label set) or ``None`` when invalid.
-        candidates: distinct labels found, in order of first mention.
-        ambiguous: more than one distinct label was found (the first was taken).
-        echo: the answer repeats (at least half of) the label set instead of choosing: invalid (rule 5).
+        candidates: distinct labels mentioned anywhere in the answer, in order of first mention (including
+            rejected, header and lower-case mentions: what a reader of the log wants to see).
+        ambiguous: invalid because several labels were named and no layer chose one (a hedge, a list).
+        echo: ambiguous, and the labels named are ≥ 3 and ≥ half of the label set (:func:`is_echo`).
+        rule: the layer that chose the label: ``"whole"``, ``"marker"``, ``"first_line"`` or ``"single"``;
+            ``None`` when invalid.
+        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`final_text`).
     """
 
     label: str | None
     candidates: tuple[str, ...] = field(default_factory=tuple)
     ambiguous: bool = False
     echo: bool = False
+    rule: str | None = None
+    cut_off: bool = False
 
     @property
     def invalid(self) -> bool:
@@ -66,52 +287,200 @@ class ParsedLabel:
         return self.label is None
 
 
-@lru_cache(maxsize=64)
-def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Pattern[str]]:
-    lookup: dict[str, str] = {normalise(label): label for label in labels}
-    for alias, label in aliases:
+def check_aliases(labels: Sequence[str], aliases: Mapping[str, str]) -> dict[str, str]:
+    """Validate an alias table and return the lookup ``normalised spelling -> label`` (labels included).
+
+    Raises:
+        ValueError: an alias points outside ``labels``, or two spellings that normalise alike (an alias and a
+            label, or two aliases) point to different labels — an alias must never map onto two labels.
+    """
+    lookup: dict[str, str] = {}
+    for label in labels:
+        key = normalise(label)
+        if key in lookup and lookup[key] != label:
+            raise ValueError(f"labels {lookup[key]!r} and {label!r} normalise alike ({key!r})")
+        lookup[key] = label
+    for alias, label in aliases.items():
         if label not in labels:
             raise ValueError(f"alias {alias!r} points to {label!r}, which is not one of the labels {list(labels)}")
-        lookup.setdefault(normalise(alias), label)
-    # longest first, so that "is included" wins over "included" and "q elaboration" over "elaboration"
+        key = normalise(alias)
+        if not key:
+            raise ValueError(f"alias {alias!r} is empty once normalised")
+        if key in lookup and lookup[key] != label:
+            raise ValueError(f"alias {alias!r} maps onto two labels: {lookup[key]!r} and {label!r}")
+        lookup[key] = label
+    return lookup
+
+
+@lru_cache(maxsize=64)
+def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], re.Pattern[str]]:
+    lookup = check_aliases(labels, dict(aliases))
+    # longest first, so that "is included" wins over "included" and "non elaboratory" over "elaboratory"
     alternatives = sorted(lookup, key=len, reverse=True)
-    pattern = re.compile(r"(?<![a-z0-9])(" + "|".join(re.escape(a) for a in alternatives) + r")(?![a-z0-9])")
+    words = ("[\\s_\\-]+".join(re.escape(w) for w in key.split(" ")) for key in alternatives)
+    pattern = re.compile(r"(?<![^\W_])(" + "|".join(words) + r")(?![^\W_])", re.IGNORECASE)
     return lookup, pattern
 
 
+def _clean_whole(text: str) -> str:
+    """Layer-1 / layer-3 form of a text: normalised, leading answer marker and surrounding punctuation dropped."""
+    text = normalise(text).strip(_TRIM)
+    return _PREFIX.sub("", text).strip(_TRIM)
+
+
+def _first_line(text: str) -> str | None:
+    for line in text.splitlines():
+        if line.strip():
+            stripped = line.strip().rstrip("*_ \t")
+            if stripped.startswith("#") or stripped.endswith(":"):
+                return None
+            return line
+    return None
+
+
+class _Lines:
+    """Line boundaries of a text, found once (bisect per query keeps the per-mention work constant)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def bounds(self, pos: int) -> tuple[int, int]:
+        i = bisect_left(self.breaks, pos)
+        start = self.breaks[i - 1] + 1 if i > 0 else 0
+        end = self.breaks[i] if i < len(self.breaks) else len(self.text)
+        return start, end
+
+
+def _on_header_line(text: str, lines: _Lines, m: _Mention) -> bool:
+    """The mention sits on a markdown ATX header line (``### Elaboration``)."""
+    return _HEADER_LINE.match(text, lines.bounds(m.start)[0]) is not None
+
+
+def _is_field_name(text: str, m: _Mention) -> bool:
+    """The mention is a bold field name: ``**Comment:**`` or ``**Comment**:``."""
+    before = text[max(0, m.start - 4) : m.start]
+    return bool(_BOLD_BEFORE.search(before)) and _BOLD_COLON_AFTER.match(text, m.end) is not None
+
+
+def _is_bold_alone(text: str, lines: _Lines, m: _Mention) -> bool:
+    """``**label**`` alone on its line (a bullet and a final full stop allowed)."""
+    line_start, line_end = lines.bounds(m.start)
+    if m.start - line_start > _LOOK or line_end - m.end > _LOOK:
+        return False
+    return (
+        _ALONE_PREFIX.fullmatch(text, line_start, m.start) is not None
+        and _ALONE_SUFFIX.fullmatch(text, m.end, line_end) is not None
+    )
+
+
+def _is_ordinary_noun(text: str, m: _Mention) -> bool:
+    """``the frame of …``: a determiner just before and ``of`` just after."""
+    return bool(_DETERMINER_BEFORE.search(text[max(0, m.start - _LOOK) : m.start])) and bool(
+        _OF_AFTER.match(text, m.end)
+    )
+
+
+def _mentions(text: str, lookup: dict[str, str], pattern: re.Pattern[str]) -> list[_Mention]:
+    found = []
+    for match in pattern.finditer(text):
+        label = lookup.get(normalise(match.group(1)))
+        if label is not None:
+            found.append(_Mention(match.start(1), match.end(1), label, match.group(1)))
+    return found
+
+
+def _distinct(labels: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(labels))
+
+
+def _in_capitals(surface: str) -> bool:
+    return surface == surface.upper()
+
+
 def parse_label(
-    completion: str, labels: Sequence[str], aliases: Mapping[str, str] | None = None
+    completion: str | None, labels: Sequence[str], aliases: Mapping[str, str] | None = None
 ) -> ParsedLabel:
-    """Read one label out of a model answer (rule in the module docstring).
+    """Read the label a model chose (layered rule in the module docstring); linear in the answer's length.
 
     Args:
-        completion: the model's final text (never the reasoning).
+        completion: the model's final text (``state.output.completion``, never the reasoning).
         labels: the canonical label set of the dataset (Appendix B prompts).
-        aliases: ``variant -> canonical label`` spellings also accepted.
+        aliases: ``variant -> canonical label`` spellings also accepted (the task's ``aliases.py``).
 
     Returns:
         :class:`ParsedLabel`; never raises on any string.
 
     Raises:
-        ValueError: an alias points outside ``labels`` (a programming error, not a model error).
+        ValueError: a bad alias table (:func:`check_aliases`; a programming error, not a model error).
     """
     lookup, pattern = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())))
-    text = normalise(strip_reasoning(completion))
-    whole = _PREFIX.sub("", text).strip(" .,:;!?")
+    final = final_text(completion)
+    text = final.text
+    cut_off = final.cut_off
+
+    whole = _clean_whole(text)
     if whole in lookup:
-        return ParsedLabel(lookup[whole], (lookup[whole],), False)
-    found: list[str] = []
-    for match in pattern.finditer(text):
-        label = lookup[match.group(1)]
-        if label not in found:
-            found.append(label)
-    if not found:
-        return ParsedLabel(None, (), False)
-    if is_echo(len(found), len(set(labels))):
-        return ParsedLabel(None, tuple(found), True, echo=True)
-    return ParsedLabel(found[0], tuple(found), len(found) > 1)
+        return ParsedLabel(lookup[whole], (lookup[whole],), rule="whole", cut_off=cut_off)
+
+    mentions = _mentions(text, lookup, pattern)
+    candidates = _distinct([m.label for m in mentions])
+    if not mentions:
+        return ParsedLabel(None, (), cut_off=cut_off)
+    lines = _Lines(text)
+    fields = [_is_field_name(text, m) for m in mentions]
+
+    # layer 2: the last marked choice
+    ends = marker_ends(text)
+    last_marked: int | None = None
+    previous_end = 0
+    for i, m in enumerate(mentions):
+        if not fields[i] and (marked(text, ends, m.start, previous_end) or _is_bold_alone(text, lines, m)):
+            last_marked = i
+        previous_end = m.end
+    if last_marked is not None:
+        chosen = mentions[last_marked]
+        following = mentions[last_marked + 1] if last_marked + 1 < len(mentions) else None
+        if (
+            following is not None
+            and following.label != chosen.label
+            and _HEDGE.fullmatch(text, chosen.end, following.start) is not None
+        ):
+            return ParsedLabel(None, candidates, ambiguous=True, cut_off=cut_off)
+        return ParsedLabel(chosen.label, candidates, rule="marker", cut_off=cut_off)
+
+    # layer 3: a lone label on the first line
+    first = _first_line(text)
+    if first is not None and _clean_whole(first) in lookup:
+        return ParsedLabel(lookup[_clean_whole(first)], candidates, rule="first_line", cut_off=cut_off)
+
+    # layer 4: exactly one distinct label named
+    capitals = all(label == label.upper() and label.lower() != label for label in labels)
+    cue_ends = rejection_ends(text)
+    named: list[str] = []
+    rejected_before = False
+    previous: _Mention | None = None
+    for i, m in enumerate(mentions):
+        is_rejected = rejected(text, cue_ends, m.start, previous.end if previous else 0) or (
+            rejected_before
+            and previous is not None
+            and _COORDINATION.fullmatch(text, previous.end, m.start) is not None
+        )
+        header = fields[i] or _on_header_line(text, lines, m)
+        if not (is_rejected or header or _is_ordinary_noun(text, m) or (capitals and not _in_capitals(m.surface))):
+            named.append(m.label)
+        rejected_before, previous = is_rejected, m
+    distinct = _distinct(named)
+    if len(distinct) == 1:
+        return ParsedLabel(distinct[0], candidates, rule="single", cut_off=cut_off)
+    if not distinct:
+        return ParsedLabel(None, candidates, cut_off=cut_off)
+    return ParsedLabel(
+        None, candidates, ambiguous=True, echo=is_echo(len(distinct), len(set(labels))), cut_off=cut_off
+    )
 
 
 def is_echo(n_found: int, n_labels: int) -> bool:
-    """Rule 5: ``n_found`` distinct labels out of ``n_labels`` is an echo of the list (≥ 3 and ≥ half)."""
+    """Whether ``n_found`` distinct labels named out of ``n_labels`` is an echo of the label list (≥ 3 and
+    ≥ half of the set; module docstring, layer 5)."""
     return n_found >= 3 and 2 * n_found >= n_labels

@@ -1,346 +1,510 @@
-"""Shared metrics: one list-form metric per scorer computing every reported measure, per group.
+"""Metrics of the suite: one small Inspect ``@metric`` per measure, each with its standard error.
 
-Conventions every task scorer follows so these metrics (and the report) can read it:
+Conventions every scorer follows:
 
-* ``Score.value`` is a dict of numbers for the per-sample view: ``accuracy`` (or the task's own measures,
-  ``pmr``, ``lcs`` …), ``invalid`` (0/1), ``output_tokens`` and ``reasoning_tokens``.
-* For classification tasks ``Score.answer`` is the parsed label (``INVALID_ANSWER`` when nothing could be
-  read) and ``Score.metadata["gold"]`` the gold label.
-* Each scorer has **one** metric, made by :func:`measures_metric` from a spec ``{measure: reduction}``. It
-  returns ``{"<measure>/<group>": value}``: ``all`` over every sample, then one entry per group. A measure named
-  ``<key>_by_<group_key>`` reduces the value key ``<key>`` grouped by the sample metadata ``<group_key>``
-  (``accuracy_by_framework``); any other measure is grouped by ``dataset``, as the paper reports per dataset
-  (:func:`group_key_of`). :func:`log_measures` reads these back from a log.
+* ``Score.value`` is a dict of per-sample numbers, and it holds every number a metric reduces (``accuracy``
+  0/1, ``invalid`` 0/1, token counts, sentence-ordering ratios and their weights, dialogue-parsing counts).
+* Label-choice tasks put the parsed label in ``Score.answer`` (:data:`INVALID_ANSWER` when none could be read);
+  the gold label is the sample's metadata ``gold`` (its target). Label metrics read these two.
 
-  Why one metric and not Inspect's ``grouped`` per value key: Inspect deep-copies every sample score once per
-  value key of a dict-form metric, at each of the (throttled) live metric updates and the end-of-eval
-  computations; with 7–10 keys that was the largest per-sample cost of the suite (issue 8,
-  ``benchmarks/README.md``). A list-form metric reads each score once and copies nothing.
+Every measure metric takes ``stat``:
 
-Weighted precision / recall / F1 follow the paper's Appendix C tables ("weighted-Pre/Rec/F1"), with
-scikit-learn's definition (``precision_recall_fscore_support(average="weighted", zero_division=0)``, counted
-here, checked against scikit-learn in the tests) over the gold labels' support; an invalid answer is its own
-predicted class ``INVALID_ANSWER``, which has no support, so it lowers recall (and accuracy) of the gold class
-and never raises precision.
+* ``"both"`` (default): ``{"<measure>": value, "<measure>_stderr": standard error}`` over the samples given —
+  the task's headline row in ``inspect view`` and the columns ``score_<scorer>_<measure>`` /
+  ``score_<scorer>_<measure>_stderr`` of :func:`inspect_ai.analysis.evals_df`;
+* ``"value"`` or ``"stderr"``: that one number, so :func:`inspect_ai.scorer.grouped` can break it down.
+
+:func:`measure_metrics` composes a measure into the metric list of a scorer: the overall ``"both"`` metric, then
+``grouped(measure(stat="value"), key)`` and ``grouped(measure(stat="stderr"), key)`` per group key (entries
+``<measure>_<group>`` and ``<measure>_stderr_<group>``; for a group key other than ``dataset`` the key is named
+too: ``accuracy_framework_pdtb``). :func:`read_results` reads a log's results back into rows using the metrics'
+own parameters (group key, name template), never by parsing names.
+
+Uncertainty (every headline number carries one):
+
+* a measure that is a mean of per-sample values (accuracy, invalid rate, PMR, Kendall τ …) reports Inspect's
+  ``stderr()`` of that mean (through :func:`inspect_ai.scorer.aggregate`);
+* a corpus-level measure (weighted P/R/F1, micro-F1, micro position accuracy, LCS, dialogue-parsing micro
+  P/R/F1, token means per turn) reports the standard deviation of a seeded bootstrap
+  (:data:`BOOTSTRAP_RESAMPLES` resamples of the samples, seed :data:`BOOTSTRAP_SEED`): the same seed gives the
+  same number for the same scores.
+
+Epochs: every task runs with :func:`pooled_epochs` (no epoch reduction), so with ``--epochs N`` each answer is one
+observation: means are over all answers and the label measures pool every answer (a mean reducer would turn an
+answer that differs between epochs into no answer).
 """
 
 from __future__ import annotations
 
-import math
-import re
-import weakref
-from collections import Counter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Literal, Sequence, cast
 
-from inspect_ai.scorer import Metric, SampleScore, Value
+import numpy as np
+from inspect_ai import Epochs
+from inspect_ai._util.registry import registry_unqualified_name
+from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Value, aggregate, grouped, mean, metric, stderr
 
 INVALID_ANSWER = "<invalid>"
-"""Predicted label recorded for an answer from which no label could be read."""
+"""Predicted label recorded for an answer from which no label could be read (its own class, never gold)."""
+
+Stat = Literal["both", "value", "stderr"]
+STATS: tuple[str, ...] = ("both", "value", "stderr")
+
+BOOTSTRAP_RESAMPLES = 1000
+"""Resamples of every bootstrap standard error."""
+
+BOOTSTRAP_SEED = 0
+"""Seed of every bootstrap (numpy ``default_rng``), so a log's standard errors are reproducible."""
+
+PRIMARY_GROUP_KEY = "dataset"
+"""Sample-metadata key every task groups by (the dataset, or the DISRPT corpus); entries omit its name."""
+
+STDERR_SUFFIX = "_stderr"
 
 
-def _label_pair(item: SampleScore) -> tuple[str, str]:
-    """``(gold, predicted)`` label of one score: ``Score.metadata["gold"]`` and ``Score.answer``."""
-    metadata = item.score.metadata or {}
-    if "gold" not in metadata:
-        raise ValueError(f"sample {item.sample_id}: score metadata has no 'gold' label")
-    answer = item.score.answer
-    return str(metadata["gold"]), str(answer) if answer is not None else INVALID_ANSWER
+
+def pooled_epochs() -> Epochs:
+    """``Task(epochs=...)`` of every task: one epoch by default and no reducer (``--epochs N`` keeps it so)."""
+    return Epochs(1, reducer=[])
 
 
-def _labels_of(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
-    pairs = [_label_pair(item) for item in scores]
-    return [gold for gold, _ in pairs], [pred for _, pred in pairs]
+# --------------------------------------------------------------------------------------- composition
+
+def _check_stat(stat: str) -> None:
+    if stat not in STATS:
+        raise ValueError(f"stat must be one of {list(STATS)}, got {stat!r}")
 
 
-def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
-    """Weighted precision, recall and F1 of two label lists of equal length (Appendix C "weighted-Pre/Rec/F1").
-
-    The definition is scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)``:
-    per label ``l`` in gold ∪ pred, P_l = tp_l / predicted_l, R_l = tp_l / support_l, F1_l = 2·tp_l /
-    (support_l + predicted_l), each 0 when its denominator is 0; the three are averaged with weights support_l
-    (gold count), so a label only ever predicted (e.g. ``INVALID_ANSWER``) has weight 0. Computed here from
-    counts because importing scikit-learn costs an eval process ~1.2 s and ~118 MB (``benchmarks/README.md``,
-    issue 8); ``tests/shared/test_metrics_reference.py`` checks it against scikit-learn to 1e-12.
-
-    Returns ``(0, 0, 0)`` for empty input. Raises ``ValueError`` if the lists differ in length.
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"weighted_prf: {len(gold)} gold labels but {len(pred)} predictions")
-    if not gold:
-        return 0.0, 0.0, 0.0
-    support = Counter(gold)
-    predicted = Counter(pred)
-    true_positive = Counter(g for g, p in zip(gold, pred) if g == p)
-    precision = recall = f1 = 0.0
-    for label, weight in support.items():
-        tp = true_positive[label]
-        precision += weight * (tp / predicted[label] if predicted[label] else 0.0)
-        recall += weight * (tp / weight)
-        f1 += weight * (2 * tp / (weight + predicted[label]))
-    total = len(gold)
-    return precision / total, recall / total, f1 / total
-
-
-def confusion_counts(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, int]]:
-    """Confusion matrix as ``{gold_label: {predicted_label: count}}`` (invalid answers as ``INVALID_ANSWER``)."""
-    table: dict[str, Counter[str]] = {}
-    for g, p in zip(gold, pred, strict=True):
-        table.setdefault(g, Counter())[p] += 1
-    return {g: dict(sorted(c.items())) for g, c in sorted(table.items())}
-
-
-ALL_GROUP = "all"
-"""Group name of the value over every sample."""
-
-MEASURE_SCORES = "unreduced"
-"""``@metric(scores=...)`` of every task metric: one score per sample *per epoch*. With ``--epochs N`` each
-(sample, epoch) answer is one observation: means are means over all of them, weighted P/R/F1 pool every answer
-(Inspect's mean reducer would replace an answer that differs between epochs by ``None``, i.e. invalid), and micro
-counts are summed over epochs. With one epoch it is the same as reduced scores, and Inspect then skips the epoch
-reduction altogether, which rebuilt every score key by key with ``statistics.mean`` (issue 8)."""
-
-Reduction = Callable[[Sequence[SampleScore], str], float]
-"""``(scores of one group, score-value key) -> value``: how a measure turns sample scores into one number."""
-
-_REDUCTIONS: dict[str, Reduction] = {}
-
-
-def register_reduction(name: str, reduction: Reduction) -> None:
-    """Make ``reduction`` usable in :func:`measures_metric` specs under ``name`` (tasks register their own).
-
-    Raises:
-        ValueError: ``name`` is already registered to a different function.
-    """
-    known = _REDUCTIONS.get(name)
-    if known is not None and known is not reduction:
-        raise ValueError(f"reduction {name!r} is already registered")
-    _REDUCTIONS[name] = reduction
-
-
-def mean_of_value(scores: Sequence[SampleScore], key: str) -> float:
-    """Mean of ``Score.value[key]`` over ``scores`` (0.0 for none).
-
-    Raises:
-        ValueError: a score whose value is not a dict with a finite number under ``key`` (names sample and key).
-    """
-    return _value_means(scores, [key])[key]
-
-
-def micro_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
-    """Micro-averaged F1 over all labels (scikit-learn's ``f1_score(average="micro")``); 0.0 for empty input.
-
-    With exactly one predicted label per item (an invalid answer being its own label) micro precision = micro
-    recall = the share of items labelled correctly, so micro-F1 is that share (paper Table 3, "Scores are
-    micro-F1"; the tests check it against scikit-learn). Raises ``ValueError`` if the lists differ in length.
-    """
-    if len(gold) != len(pred):
-        raise ValueError(f"micro_f1: {len(gold)} gold labels but {len(pred)} predictions")
-    if not gold:
-        return 0.0
-    return sum(g == p for g, p in zip(gold, pred)) / len(gold)
-
-
-def _checked_number(item: SampleScore, key: str) -> float:
-    """``Score.value[key]`` of one score, which must be a finite int or float (not a bool)."""
-    value = item.score.value
-    number = value.get(key) if isinstance(value, dict) else None
-    if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
-        raise ValueError(f"sample {item.sample_id}: score value has no finite number under {key!r}: {value!r}")
-    return number
-
-
-def _value_means(scores: Sequence[SampleScore], keys: Sequence[str]) -> dict[str, float]:
-    """:func:`mean_of_value` of several keys in one pass over ``scores`` (same errors)."""
-    return {key: sum(_checked_number(item, key) for item in scores) / len(scores) if scores else 0.0 for key in keys}
-
-
-_WEIGHTED = {"weighted_precision": 0, "weighted_recall": 1, "weighted_f1": 2}
-
-register_reduction("mean", mean_of_value)
-for _name, _index in _WEIGHTED.items():
-    register_reduction(_name, lambda scores, _key, i=_index: weighted_prf(*_labels_of(scores))[i])
-register_reduction("micro_f1", lambda scores, _key: micro_f1(*_labels_of(scores)))
-
-
-_BY = re.compile(r"^(?P<key>.+)_by_(?P<group_key>[A-Za-z0-9]+)$")
-
-
-def group_key_of(measure: str) -> tuple[str, str]:
-    """``measure`` -> ``(score-value key, sample-metadata group key)``.
-
-    ``accuracy_by_framework`` -> ``("accuracy", "framework")``; any measure without ``_by_<key>`` ->
-    ``(measure, "dataset")``.
-    """
-    found = _BY.match(measure)
-    return (found["key"], found["group_key"]) if found else (measure, "dataset")
-
-
-def _group_of(item: SampleScore, group_key: str) -> str:
-    """The group of one score: its sample metadata ``group_key``, which must be able to name a group."""
-    metadata = item.sample_metadata
-    if metadata is None or group_key not in metadata:
-        raise ValueError(f"sample {item.sample_id}: sample metadata has no {group_key!r} to group by")
-    group = str(metadata[group_key])
-    if group in ("", ALL_GROUP) or "/" in group:
-        raise ValueError(f"sample {item.sample_id}: {group_key} {group!r} cannot name a group "
-                         f"(empty, {ALL_GROUP!r} or containing '/')")
-    return group
-
-
-_Row = tuple[tuple[float, ...], tuple[str, ...], tuple[str, str] | None]
-"""What a metric reads from one score: its numbers (mean keys), its groups (group keys), its (gold, pred)."""
-
-
-def measures_metric(spec: Mapping[str, str], include_all: bool = True) -> Metric:
-    """One list-form metric computing every measure of ``spec`` over all samples and per group.
-
-    Args:
-        spec: ``{measure: reduction name}`` in report order; measures follow :func:`group_key_of`; reductions
-            are ``mean`` (of the value key), ``weighted_precision`` / ``weighted_recall`` / ``weighted_f1`` /
-            ``micro_f1`` (from ``Score.answer`` and ``Score.metadata["gold"]``) or one a task registered.
-        include_all: report ``<measure>/all``; a scorer whose samples are one dataset sets it False when another
-            scorer of the same task already reports an ``all`` under the same measure names.
-
-    Returns:
-        A metric whose value is ``{"<measure>/all": v, "<measure>/<group>": v, …}`` (groups in order of first
-        appearance); ``{}`` for no scores.
-
-    Raises:
-        ValueError: an unknown reduction (at construction); a sample without the group key or value key (at
-            computation, naming the sample).
-    """
-    unknown = sorted({r for r in spec.values() if r not in _REDUCTIONS})
-    if unknown:
-        raise ValueError(f"unknown reduction(s) {unknown}; registered: {sorted(_REDUCTIONS)}")
-    plan = [(measure, *group_key_of(measure), reduction) for measure, reduction in spec.items()]
-    group_keys = list(dict.fromkeys(group_key for _, _, group_key, _ in plan))
-
-    mean_keys = list(dict.fromkeys(key for _, key, _, reduction in plan if reduction == "mean"))
-    column_of = {key: index for index, key in enumerate(mean_keys)}
-    uses_labels = any(reduction in _WEIGHTED or reduction == "micro_f1" for *_, reduction in plan)
-    # Inspect recomputes the metric on the growing list of the same SampleScore objects while the eval runs
-    # (live display, throttled to ~1/11 of the time) and once at the end: each score is read and checked once and
-    # its row remembered by identity, through a weak reference whose callback drops the row when the score is
-    # freed (no score is kept alive here; tasks sharing this metric object in one process keep their rows).
-    # Scores must not be changed in place after scoring (Inspect never does: it copies a score it edits).
-    read: dict[int, tuple[weakref.ref[SampleScore], _Row]] = {}
-
-    def row_of(item: SampleScore) -> _Row:
-        return (tuple(_checked_number(item, key) for key in mean_keys),
-                tuple(_group_of(item, group_key) for group_key in group_keys),
-                _label_pair(item) if uses_labels else None)
-
-    def forget(ref: weakref.ref[SampleScore], key: int) -> None:
-        known = read.get(key)
-        if known is not None and known[0] is ref:
-            del read[key]
-
-    def rows_of(scores: list[SampleScore]) -> list[_Row]:
-        rows: list[_Row] = []
-        for item in scores:
-            known = read.get(id(item))
-            if known is None or known[0]() is not item:
-                key = id(item)
-                known = read[key] = (weakref.ref(item, lambda ref, key=key: forget(ref, key)), row_of(item))
-            rows.append(known[1])
-        return rows
-
-    def reduce(scores: list[SampleScore], table: tuple[list[tuple[float, ...]], list[str], list[str]],
-               members: list[int] | None, plan_part: list[tuple[str, str, str, str]]) -> dict[str, float]:
-        # one group's measures (members None = every score), sharing work: labels gathered and P/R/F1 counted once
-        columns, gold, pred = table
-        out: dict[str, float] = {}
-        labels: tuple[list[str], list[str]] | None = None
-        prf: tuple[float, float, float] | None = None
-        for measure, key, _group_key, reduction in plan_part:
-            if reduction == "mean":
-                column = columns[column_of[key]]
-                out[measure] = (sum(column) / len(column) if members is None
-                                else sum([column[i] for i in members]) / len(members))
-            elif reduction in _WEIGHTED or reduction == "micro_f1":
-                if labels is None:
-                    labels = (gold, pred) if members is None else ([gold[i] for i in members], [pred[i] for i in members])
-                if reduction == "micro_f1":
-                    out[measure] = micro_f1(*labels)
-                else:
-                    prf = prf or weighted_prf(*labels)
-                    out[measure] = prf[_WEIGHTED[reduction]]
-            else:
-                out[measure] = _REDUCTIONS[reduction](scores if members is None else [scores[i] for i in members], key)
-        return out
+def _metric_of(name: str, stat: str, value: Callable[[list[SampleScore]], Value],
+               spread: Callable[[list[SampleScore]], Value]) -> Metric:
+    """A metric function reporting ``value`` and/or ``spread`` of the scores it is given (see ``stat``)."""
+    _check_stat(stat)
 
     def compute(scores: list[SampleScore]) -> Value:
-        if not scores:
-            return {}
-        rows = rows_of(scores)
-        columns = list(zip(*[row[0] for row in rows])) if mean_keys else []
-        labelled = [row[2] for row in rows] if uses_labels else []
-        table = (columns, [pair[0] for pair in labelled], [pair[1] for pair in labelled])  # type: ignore[index]
-        by_key: dict[str, dict[str, dict[str, float]]] = {}
-        for index, group_key in enumerate(group_keys):
-            plan_part = [step for step in plan if step[2] == group_key]
-            members: dict[str, list[int]] = {}
-            for position, row in enumerate(rows):
-                members.setdefault(row[1][index], []).append(position)
-            reduced = by_key[group_key] = {}
-            if include_all:
-                reduced[ALL_GROUP] = reduce(scores, table, None, plan_part)
-            for group, positions in members.items():
-                reduced[group] = reduce(scores, table, positions, plan_part)
-        return {f"{measure}/{group}": out[measure]
-                for measure, _key, group_key, _reduction in plan for group, out in by_key[group_key].items()}
+        if stat == "value":
+            return value(scores)
+        if stat == "stderr":
+            return spread(scores)
+        return {name: cast(float, value(scores)), name + STDERR_SUFFIX: cast(float, spread(scores))}
 
     return compute
 
 
-CLASSIFICATION_MEASURES: dict[str, str] = {
-    "accuracy": "mean",
-    "weighted_precision": "weighted_precision",
-    "weighted_recall": "weighted_recall",
-    "weighted_f1": "weighted_f1",
-    "invalid": "mean",
-    "output_tokens": "mean",
-    "reasoning_tokens": "mean",
-}
-"""Spec of a single-label classification scorer (Tables 2–4, 13–31): accuracy, Appendix C weighted P/R/F1,
-invalid-answer rate, mean output and reasoning tokens per sample; values from :func:`classification_value`."""
+def mean_measure(key: str, stat: str) -> Metric:
+    """Mean of ``Score.value[key]`` with Inspect's ``stderr()`` of that mean."""
+    return _metric_of(key, stat, cast(MetricProtocol, aggregate(key, mean())),
+                      cast(MetricProtocol, aggregate(key, stderr())))
 
 
-def classification_value(correct: bool, invalid: bool, output_tokens: int, reasoning_tokens: int) -> dict[str, float]:
-    """``Score.value`` for one classification answer: ``accuracy`` and ``invalid`` (0/1) and the token counts.
+def group_entry_prefix(measure: str, group_key: str, stat: str) -> str:
+    """Prefix of the metric entries of ``measure`` grouped by ``group_key`` (before the group's name).
 
-    The weighted P/R/F1 measures read ``Score.answer`` and ``Score.metadata["gold"]`` instead.
+    ``("accuracy", "dataset", "value")`` -> ``"accuracy_"``; ``("accuracy", "framework", "stderr")`` ->
+    ``"accuracy_stderr_framework_"``.
     """
-    return {
-        "accuracy": 1.0 if correct else 0.0,
-        "invalid": 1.0 if invalid else 0.0,
-        "output_tokens": float(output_tokens),
-        "reasoning_tokens": float(reasoning_tokens),
-    }
+    prefix = measure + (STDERR_SUFFIX if stat == "stderr" else "") + "_"
+    return prefix if group_key == PRIMARY_GROUP_KEY else f"{prefix}{group_key}_"
 
 
-def log_measures(log: Any, scorer: str | None = None) -> list[tuple[str, str, str, float]]:
-    """Every ``(measure, group_key, group, value)`` a suite metric wrote into ``log.results`` (header enough).
+def measure_metrics(measure: Callable[..., Metric], group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,),
+                    name: str | None = None) -> list[Metric]:
+    """The metrics reporting one measure in a scorer's list: overall value and standard error, then per group.
 
-    Reads the metrics named ``<measure>/<group>`` (see the module docstring) of every scorer, or of ``scorer``
-    only; others (from a scorer outside the suite) are left out. Returns ``[]`` for a log without results.
+    Args:
+        measure: a measure factory of this module (or a task's), taking ``stat``.
+        group_keys: sample-metadata keys to break the measure down by (``dataset``, ``framework`` …).
+        name: the measure's entry name (default: the metric's registered name).
+
+    Returns:
+        ``[measure(), grouped(measure("value"), key), grouped(measure("stderr"), key), …]``; each ``grouped``
+        omits its ``all`` entry (the overall metric reports it) and names entries per
+        :func:`group_entry_prefix`.
     """
-    rows: list[tuple[str, str, str, float]] = []
+    overall = measure()
+    name = name or registry_unqualified_name(overall)
+    metrics = [overall]
+    for key in group_keys:
+        for stat in ("value", "stderr"):
+            metrics.append(grouped(measure(stat=stat), key, all=False,
+                                   name_template=group_entry_prefix(name, key, stat) + "{group_name}"))
+    return metrics
+
+
+# --------------------------------------------------------------------------------------- mean measures
+
+@metric
+def accuracy(stat: Stat = "both") -> Metric:
+    """Share of answers scored right: mean of ``Score.value["accuracy"]`` (0/1), with ``stderr()``."""
+    return mean_measure("accuracy", stat)
+
+
+@metric
+def invalid(stat: Stat = "both") -> Metric:
+    """Share of answers from which no answer could be read: mean of ``Score.value["invalid"]`` (0/1)."""
+    return mean_measure("invalid", stat)
+
+
+@metric
+def ambiguous(stat: Stat = "both") -> Metric:
+    """Share of answers that named several labels with no stated choice (scored invalid): ``value["ambiguous"]``."""
+    return mean_measure("ambiguous", stat)
+
+
+@metric
+def output_tokens(stat: Stat = "both") -> Metric:
+    """Mean output tokens per sample (reasoning included where the provider counts it so)."""
+    return mean_measure("output_tokens", stat)
+
+
+@metric
+def reasoning_tokens(stat: Stat = "both") -> Metric:
+    """Mean reasoning tokens per sample, from the provider's usage (0 where it reports none)."""
+    return mean_measure("reasoning_tokens", stat)
+
+
+# --------------------------------------------------------------------------------------- bootstrap
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(BOOTSTRAP_SEED)
+
+
+def bootstrap_stderr(statistic: Callable[[np.ndarray], np.ndarray], n: int,
+                     resamples: int = BOOTSTRAP_RESAMPLES) -> float:
+    """Standard deviation of ``statistic`` over seeded bootstrap resamples of ``n`` items.
+
+    Args:
+        statistic: maps an index array of shape ``(resamples, n)`` (rows drawn with replacement from
+            ``0..n-1``) to the statistic of each row, shape ``(resamples,)``.
+        n: number of items (samples).
+        resamples: number of resamples.
+
+    Returns:
+        The population standard deviation of the resampled statistics; 0.0 for fewer than two items.
+    """
+    if n < 2:
+        return 0.0
+    indices = _rng().integers(0, n, size=(resamples, n))
+    return float(np.std(statistic(indices)))
+
+
+def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
+    """``Score.value[key]`` of every score as a float array.
+
+    Raises:
+        ValueError: a score whose value is not a dict holding a number under ``key`` (names sample and key).
+    """
+    out = np.empty(len(scores))
+    for i, item in enumerate(scores):
+        value = item.score.value
+        number = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+        out[i] = number
+    return out
+
+
+def ratio_of_sums(numerator: np.ndarray, denominator: np.ndarray) -> float:
+    """``sum(numerator) / sum(denominator)``; 0.0 when the denominator sums to 0."""
+    total = float(np.sum(denominator))
+    return float(np.sum(numerator)) / total if total else 0.0
+
+
+def ratio_stderr(numerator: np.ndarray, denominator: np.ndarray) -> float:
+    """Bootstrap standard error of :func:`ratio_of_sums` over the items (resampled with replacement)."""
+
+    def statistic(indices: np.ndarray) -> np.ndarray:
+        num, den = numerator[indices].sum(axis=1), denominator[indices].sum(axis=1)
+        return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+
+    return bootstrap_stderr(statistic, len(numerator))
+
+
+def ratio_measure(name: str, numerator: Callable[[Sequence[SampleScore]], np.ndarray],
+                  denominator: Callable[[Sequence[SampleScore]], np.ndarray], stat: str) -> Metric:
+    """A corpus-level measure ``Σ numerator / Σ denominator`` over samples, with its bootstrap standard error.
+
+    Used for micro averages: sentence ordering's position accuracy and LCS (numerator the per-document count,
+    denominator the sentences), dialogue parsing's micro P/R/F1 and per-turn means.
+    """
+    return _metric_of(name, stat,
+                      lambda scores: ratio_of_sums(numerator(scores), denominator(scores)),
+                      lambda scores: ratio_stderr(numerator(scores), denominator(scores)))
+
+
+# --------------------------------------------------------------------------------------- label measures
+
+def label_pairs(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
+    """``(gold labels, predicted labels)`` of label-choice scores: sample metadata ``gold`` and ``Score.answer``.
+
+    Raises:
+        ValueError: a sample without a ``gold`` in its metadata (names the sample).
+    """
+    gold: list[str] = []
+    pred: list[str] = []
+    for item in scores:
+        metadata = item.sample_metadata or {}
+        if "gold" not in metadata:
+            raise ValueError(f"sample {item.sample_id}: sample metadata has no 'gold' label")
+        gold.append(str(metadata["gold"]))
+        answer = item.score.answer
+        pred.append(str(answer) if answer is not None else INVALID_ANSWER)
+    return gold, pred
+
+
+def confusion(gold: Sequence[str], pred: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """Labels (gold labels sorted, then labels only predicted, sorted) and scikit-learn's confusion matrix.
+
+    ``matrix[i, j]`` counts answers with gold ``labels[i]`` predicted as ``labels[j]``.
+    """
+    from sklearn.metrics import confusion_matrix
+
+    gold_labels = sorted(set(gold))
+    labels = gold_labels + sorted(set(pred) - set(gold_labels))
+    return labels, confusion_matrix(gold, pred, labels=labels)
+
+
+WEIGHTED = ("precision", "recall", "f1")
+
+
+def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
+    """Weighted precision, recall and F1 (paper Appendix C, "weighted-Pre/Rec/F1").
+
+    scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)`` over the labels of
+    gold ∪ predicted: per-label scores averaged with the gold support as weights, so a label only ever predicted
+    (e.g. :data:`INVALID_ANSWER`) has weight 0 and lowers the recall of the gold class it replaced.
+    Returns ``(0, 0, 0)`` for no labels.
+    """
+    if not gold:
+        return 0.0, 0.0, 0.0
+    from sklearn.metrics import precision_recall_fscore_support
+
+    labels = sorted(set(gold) | set(pred))
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, average="weighted", zero_division=0)
+    return float(p), float(r), float(f)
+
+
+def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
+    """Weighted precision, recall and F1 of a stack of confusion matrices, shape ``(k, L, L)`` -> ``(k, 3)``.
+
+    The same definition as :func:`weighted_prf` (which the tests check it against), vectorised over matrices:
+    it evaluates bootstrap resamples, whose confusion matrices are multinomial draws of the observed one.
+    """
+    tp = np.diagonal(matrices, axis1=1, axis2=2).astype(float)
+    support = matrices.sum(axis=2).astype(float)
+    predicted = matrices.sum(axis=1).astype(float)
+    precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
+    recall = np.divide(tp, support, out=np.zeros_like(tp), where=support > 0)
+    f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
+    total = support.sum(axis=1, keepdims=True)
+    weights = np.divide(support, total, out=np.zeros_like(support), where=total > 0)
+    return np.stack([(weights * precision).sum(axis=1), (weights * recall).sum(axis=1),
+                     (weights * f1).sum(axis=1)], axis=1)
+
+
+def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
+    """Bootstrap standard error of weighted precision (0), recall (1) or F1 (2).
+
+    Resampling answers with replacement draws the confusion matrix from a multinomial over the observed cells
+    (:data:`BOOTSTRAP_RESAMPLES` draws, seed :data:`BOOTSTRAP_SEED`).
+    """
+    n = len(gold)
+    if n < 2:
+        return 0.0
+    _labels, matrix = confusion(gold, pred)
+    cells = matrix.ravel() / n
+    draws = _rng().multinomial(n, cells, size=BOOTSTRAP_RESAMPLES).reshape(-1, *matrix.shape)
+    return float(np.std(weighted_prf_of_confusion(draws)[:, index]))
+
+
+def _weighted_measure(name: str, index: int, stat: str) -> Metric:
+    return _metric_of(name, stat,
+                      lambda scores: weighted_prf(*label_pairs(scores))[index],
+                      lambda scores: confusion_stderr(*label_pairs(scores), index))
+
+
+@metric
+def weighted_precision(stat: Stat = "both") -> Metric:
+    """Weighted precision over the labels (:func:`weighted_prf`), with its bootstrap standard error."""
+    return _weighted_measure("weighted_precision", 0, stat)
+
+
+@metric
+def weighted_recall(stat: Stat = "both") -> Metric:
+    """Weighted recall over the labels (:func:`weighted_prf`; equals accuracy), with its bootstrap standard error."""
+    return _weighted_measure("weighted_recall", 1, stat)
+
+
+@metric
+def weighted_f1(stat: Stat = "both") -> Metric:
+    """Weighted F1 over the labels (:func:`weighted_prf`), with its bootstrap standard error."""
+    return _weighted_measure("weighted_f1", 2, stat)
+
+
+def micro_f1_of(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """Micro-F1 over all labels, scikit-learn's ``f1_score(average="micro")`` (paper Table 3).
+
+    With one predicted label per item (an invalid answer being its own label) micro precision = micro recall =
+    the share of items labelled right. 0.0 for no items.
+    """
+    if not gold:
+        return 0.0
+    from sklearn.metrics import f1_score
+
+    return float(f1_score(gold, pred, labels=sorted(set(gold) | set(pred)), average="micro"))
+
+
+def micro_f1_stderr(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """Bootstrap standard error of :func:`micro_f1_of` (the share of diagonal cells of resampled matrices)."""
+    n = len(gold)
+    if n < 2:
+        return 0.0
+    _labels, matrix = confusion(gold, pred)
+    draws = _rng().multinomial(n, matrix.ravel() / n, size=BOOTSTRAP_RESAMPLES).reshape(-1, *matrix.shape)
+    return float(np.std(np.trace(draws, axis1=1, axis2=2) / n))
+
+
+@metric
+def micro_f1(stat: Stat = "both") -> Metric:
+    """Micro-F1 over the relation labels (TBD, TDD-Man: paper Table 3), with its bootstrap standard error."""
+    return _metric_of("micro_f1", stat,
+                      lambda scores: micro_f1_of(*label_pairs(scores)),
+                      lambda scores: micro_f1_stderr(*label_pairs(scores)))
+
+
+def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Per-class precision, recall, F1 and support over the gold labels (scikit-learn, ``zero_division=0``).
+
+    Returns ``{label: {"precision", "recall", "f1", "support"}}`` for every gold label, sorted; the paper's
+    Limitations ask for this class-level view.
+    """
+    if not gold:
+        return {}
+    from sklearn.metrics import precision_recall_fscore_support
+
+    labels = sorted(set(gold))
+    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=labels, average=None, zero_division=0)
+    return {label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": float(s[i])}
+            for i, label in enumerate(labels)}
+
+
+@metric
+def per_class() -> Metric:
+    """Per-class precision, recall and F1 of the gold labels: entries ``<precision|recall|f1>_<label>``."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        table = per_class_prf(*label_pairs(scores))
+        return {f"{stat}_{label}": row[stat] for label, row in table.items() for stat in WEIGHTED}
+
+    return compute
+
+
+@metric
+def overview(measure: Metric, group_key: str = PRIMARY_GROUP_KEY) -> Metric:
+    """A task's headline measure over all samples and per group, under short entry names ``all``, ``<group>``.
+
+    A view for the header of ``inspect view``, which shows a scorer's first five entries: first in a scorer's
+    metrics it shows, e.g., DISRPT accuracy overall and per framework (Table 4) at a glance. The same numbers,
+    with their standard errors, are the measure's own entries (:func:`measure_metrics`); :func:`read_results`
+    skips this view.
+
+    Args:
+        measure: a measure metric with ``stat="value"`` (e.g. ``accuracy(stat="value")``).
+        group_key: the sample-metadata key of the groups.
+    """
+    per_group = grouped(measure, group_key, all="samples", all_label="all")
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = dict(per_group(scores))  # type: ignore[arg-type]
+        return {"all": values.pop("all")} | values
+
+    return compute
+
+
+def label_metrics(group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool = False,
+                  accuracy_group_keys: Sequence[str] = ()) -> list[Metric]:
+    """The metric list of a single-label classification scorer (Tables 2–4, 13–31).
+
+    Args:
+        group_keys: keys every measure is broken down by.
+        micro: report micro-F1 first (temporal relations, Table 3).
+        accuracy_group_keys: further keys only accuracy is broken down by (DISRPT framework and language).
+
+    Returns:
+        :func:`overview` of the headline measure (micro-F1 or accuracy) per the first group key, then [micro-F1,]
+        accuracy, weighted P/R/F1, invalid, ambiguous, output and reasoning tokens, each per
+        :func:`measure_metrics`, then :func:`per_class` over all samples.
+    """
+    measures: list[Callable[..., Metric]] = [micro_f1] if micro else []
+    measures += [accuracy, weighted_precision, weighted_recall, weighted_f1, invalid, ambiguous,
+                 output_tokens, reasoning_tokens]
+    headline_key = accuracy_group_keys[0] if accuracy_group_keys and not micro else group_keys[0]
+    metrics: list[Metric] = [overview(measures[0](stat="value"), headline_key)]
+    for measure in measures:
+        keys = list(group_keys) + (list(accuracy_group_keys) if measure is accuracy else [])
+        metrics += measure_metrics(measure, keys)
+    metrics.append(per_class())
+    return metrics
+
+
+# --------------------------------------------------------------------------------------- reading logs
+
+def _unqualified(name: str) -> str:
+    return name.split("/", 1)[-1]
+
+
+def read_results(log: Any) -> list[dict[str, Any]]:
+    """Every measure a suite scorer wrote into ``log.results``, one row per (measure, group).
+
+    Reads the structure Inspect stores with each metric entry — the ``grouped`` parameters (group key, name
+    template) and the measure metric's name and ``stat`` — so no entry name is parsed.
+
+    Returns:
+        Rows ``{"scorer", "measure", "group_key", "group", "value", "stderr"}``: ``group_key`` ``"all"`` and
+        group ``"all"`` for the overall value; ``stderr`` NaN where none was logged. ``[]`` for a log without
+        results.
+    """
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     results = getattr(log, "results", None)
     for score in (results.scores if results else None) or []:
-        if scorer is not None and score.scorer != scorer:
-            continue
-        for name, item in score.metrics.items():
-            measure, slash, group = name.partition("/")
-            if slash and measure and group:
-                rows.append((measure, group_key_of(measure)[1], group, float(item.value)))
-    return rows
+        for entry in score.metrics.values():
+            params = entry.params or {}
+            if "group_key" in params and isinstance(params.get("metric"), dict):
+                inner = params["metric"]
+                measure = _unqualified(str(inner.get("name", "")))
+                stat = (inner.get("params") or {}).get("stat", "value")
+                template = str(params.get("name_template", "{group_name}"))
+                prefix = template.split("{group_name}")[0]
+                if not entry.name.startswith(prefix):
+                    continue
+                group_key, group = str(params["group_key"]), entry.name[len(prefix):]
+            elif entry.group is not None:
+                measure = _unqualified(entry.group)
+                if entry.name == measure:
+                    stat = "value"
+                elif entry.name == measure + STDERR_SUFFIX:
+                    stat = "stderr"
+                else:
+                    continue
+                group_key = group = "all"
+            else:
+                continue
+            key = (score.name, measure, group_key, group)
+            row = rows.setdefault(key, {"scorer": score.name, "measure": measure, "group_key": group_key,
+                                        "group": group, "value": float("nan"), "stderr": float("nan")})
+            row["stderr" if stat == "stderr" else "value"] = float(entry.value)
+    return list(rows.values())
 
 
-def measures_by_group(log: Any, scorer: str | None = None) -> dict[str, dict[str, float]]:
-    """:func:`log_measures` as ``{measure: {group: value}}`` (convenient in notebooks and tests)."""
+def measures_by_group(log: Any, scorer: str | None = None, group_key: str = PRIMARY_GROUP_KEY
+                      ) -> dict[str, dict[str, float]]:
+    """:func:`read_results` as ``{measure: {"all": value, group: value, …}}`` for one group key (notebooks, tests).
+
+    Args:
+        log: an eval log (header enough).
+        scorer: only this scorer's measures (default: every scorer's).
+        group_key: which breakdown to show beside ``all`` (``dataset``, ``framework``, ``language``, ``category``).
+    """
     table: dict[str, dict[str, float]] = {}
-    for measure, _group_key, group, value in log_measures(log, scorer):
-        table.setdefault(measure, {})[group] = value
+    for row in read_results(log):
+        if (scorer is None or row["scorer"] == scorer) and row["group_key"] in ("all", group_key):
+            table.setdefault(row["measure"], {})[row["group"]] = row["value"]
     return table
-

@@ -132,6 +132,48 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
 
 
+def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path):
+    """SIGINT part-way through 2 tasks × 2 seeds: exit 130 (not 0), the resume hint on stderr; re-running the same
+    command then finishes every eval with exit 0."""
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(log_dir, first, delay=0.4)
+    deadline = time.monotonic() + 240
+    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=120)[0].decode()
+    assert proc.returncode == 130, output[-3000:]
+    assert "interrupted (re-run the same command to resume" in output
+    assert "evals complete" in output and not output.rstrip().endswith("evals complete in " + str(log_dir))
+    proc = _run(log_dir, second, delay=0.0)
+    output = proc.communicate(timeout=300)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
+
+
+def test_vllm_without_server_or_package_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    monkeypatch.delenv("VLLM_BASE_URL", raising=False)
+    if importlib.util.find_spec("vllm") is not None:  # pragma: no cover - CI has no vllm
+        pytest.fail("this test needs a machine without the vllm package")
+    code = main(["run", "--model", "vllm/Qwen/Qwen3-8B", "--tasks", "discourse_markers", "--seeds", "0",
+                 "--reasoning", "off", "--log-dir", str(tmp_path / "logs"), "-T", "dataset=otherwise"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert "VLLM_BASE_URL" in err[0] and "pip install 'bediscover-inspect[vllm]'" in err[0]
+    assert "resume" not in err[0] and not (tmp_path / "logs").exists()
+
+
+def test_provider_errors_lose_their_console_markup(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code = main(["run", "--model", "openai/gpt-5-mini", "--tasks", "discourse_markers", "--seeds", "0",
+                 "--reasoning", "on", "--log-dir", str(tmp_path / "logs"), "-T", "dataset=otherwise"])
+    err = capsys.readouterr().err
+    assert code == 2 and "OPENAI_API_KEY" in err and "[bold]" not in err and "[/" not in err, err
+
+
 def test_generate_flags_override_table_7_presets(tmp_path):
     log_dir = tmp_path / "logs"
     code = main(["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "1",

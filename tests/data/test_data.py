@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.helpers import assert_sha1_warning
+
 import http.server
 import json
 import threading
@@ -70,7 +72,7 @@ def test_load_records_paper_and_full(data_root):
 
 
 def test_approximate_file_loads_with_warning(data_root):
-    with pytest.warns(UserWarning, match="differs from the pinned"):
+    with assert_sha1_warning():
         loaded = load_records("ddp/msdc/test_id.json", data_root, "full")
     assert loaded.resolved.verified is False and len(loaded.records) == 4914
 
@@ -174,13 +176,13 @@ def test_bad_json_names_file_and_line(tmp_path):
     bad = root / "so" / "nips-abs" / "test_id.jsonl"
     bad.parent.mkdir(parents=True)
     bad.write_text('{"id": 0}\n{"id": 1,,}\n')
-    with pytest.warns(UserWarning):
+    with assert_sha1_warning():
         with pytest.raises(DataFormatError, match=r"test_id.jsonl, line 2"):
             load_records("so/nips-abs/test_id.jsonl", root)
     not_list = root / "dm" / "just" / "test_id.json"
     not_list.parent.mkdir(parents=True)
     not_list.write_text('{"id": 0}')
-    with pytest.warns(UserWarning):
+    with assert_sha1_warning():
         with pytest.raises(DataFormatError, match="expected a JSON list"):
             load_records("dm/just/test_id.json", root)
 
@@ -195,19 +197,19 @@ def _root_with(tmp_path, path: str, content: bytes) -> Path:
 
 def test_empty_file_is_an_error_not_a_silent_drop(tmp_path):
     root = _root_with(tmp_path, "dm/just/test_id.json", b"[]")
-    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"just/test_id.json: the file holds no records"):
+    with assert_sha1_warning(), pytest.raises(DataFormatError, match=r"just/test_id.json: the file holds no records"):
         load_records("dm/just/test_id.json", root)
 
 
 def test_non_utf8_names_file_and_offset(tmp_path):
     root = _root_with(tmp_path, "dm/just/test_id.json", b'[{"id": 0, "text": "\xff"}]')
-    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"not UTF-8 text .* offset 20"):
+    with assert_sha1_warning(), pytest.raises(DataFormatError, match=r"not UTF-8 text .* offset 20"):
         load_records("dm/just/test_id.json", root)
 
 
 def test_duplicate_ids_name_both_records(tmp_path):
     root = _root_with(tmp_path, "dm/just/test_id.json", b'[{"id": 0}, {"id": 1}, {"id": 1}]')
-    with pytest.warns(UserWarning), pytest.raises(DataFormatError, match=r"record 2: field 'id' repeats 1 of record 1"):
+    with assert_sha1_warning(), pytest.raises(DataFormatError, match=r"record 2: field 'id' repeats 1 of record 1"):
         load_records("dm/just/test_id.json", root)
 
 

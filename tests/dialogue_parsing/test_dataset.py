@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 
 import pytest
 
 from bediscover_inspect.data import DataFormatError
-from bediscover_inspect.dialogue_parsing.dataset import DATASETS, build_samples
+from bediscover_inspect.dialogue_parsing.dataset import DATASETS, load_dataset, parse_datasets
 from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import turn_prompt
-from bediscover_inspect.dialogue_parsing.task import dialogue_parsing, resolve_datasets
+from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from tests.conftest import PAPER_TEXT
+from tests.helpers import assert_sha1_warning
 
-pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")  # msdc is a rebuild (MANIFEST)
+pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")  # the mirror's msdc is a rebuild
 
 TURNS = {"stac": 1045, "molweni": 3930, "msdc": 4914}
 DIALOGUES = {"stac": 109, "molweni": 500, "msdc": 101}
@@ -24,12 +26,12 @@ DIALOGUES = {"stac": 109, "molweni": 500, "msdc": 101}
 
 @pytest.fixture(scope="module")
 def single() -> dict[str, list]:
-    return {d: build_samples([d], "single-turn", "paper", None)[0] for d in DATASETS}
+    return {d: list(load_dataset(d, "single-turn").dataset) for d in DATASETS}
 
 
 @pytest.fixture(scope="module")
 def incremental() -> dict[str, list]:
-    return {d: build_samples([d], "incremental", "paper", None)[0] for d in DATASETS}
+    return {d: list(load_dataset(d, "incremental").dataset) for d in DATASETS}
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
@@ -49,7 +51,8 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
     }
     dialogue = incremental["stac"][0]
     assert dialogue.id == "stac_s1-league3-game3_1"
-    assert dialogue.metadata["edus"][:2] == ["0. Gaeilgeoir: anyone have clay? :)", "1. Gaeilgeoir: I have wheat and wood"]
+    assert dialogue.metadata["edus"][:2] == ["0. Gaeilgeoir: anyone have clay? :)",
+                                             "1. Gaeilgeoir: I have wheat and wood"]
     assert dialogue.metadata["turns"][6] == {
         "turn": 7, "doc_id": "s1-league3-game3_1_07",
         "gold": "ACKNOWLEDGEMENT(5,7) ACKNOWLEDGEMENT(2,7) ACKNOWLEDGEMENT(3,7)",
@@ -61,8 +64,8 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
 
 @pytest.mark.parametrize(
     ("dataset", "backward", "duplicate_pair_turns", "empty_gold", "relations"),
-    # SOURCE.md: backward STAC 8 / MSDC 56; duplicate pairs STAC 2 / MSDC 7; empty gold 4 / 19 / 8;
-    # relations STAC 1127, Molweni 3911, MSDC 6018
+    # the corpora's documented counts: backward STAC 8 / MSDC 56; duplicate pairs STAC 2 / MSDC 7;
+    # empty gold 4 / 19 / 8; relations STAC 1127, Molweni 3911, MSDC 6018
     [("stac", 8, 2, 4, 1127), ("molweni", 0, 0, 19, 3911), ("msdc", 56, 7, 8, 6018)],
 )
 def test_gold_quirks(dataset: str, backward: int, duplicate_pair_turns: int, empty_gold: int, relations: int,
@@ -80,19 +83,22 @@ def test_gold_quirks(dataset: str, backward: int, duplicate_pair_turns: int, emp
 
 def test_system_prompts_verbatim_from_paper() -> None:
     text = PAPER_TEXT.read_text(encoding="utf-8")
-    paragraphs = [p for p in text.splitlines() if p.startswith("A conversation between User and Assistant. The User provides a")]
+    start = "A conversation between User and Assistant. The User provides a"
+    paragraphs = [p for p in text.splitlines() if p.startswith(start)]
     stac_molweni = next(p for p in paragraphs if "boardgame dialogue history / Ubuntu chat log" in p).strip()
     msdc = next(p for p in paragraphs if "Minecraft game history" in p).strip()
     assert SYSTEM_PROMPTS["msdc"] == msdc
-    assert SYSTEM_PROMPTS["stac"] == stac_molweni.replace("boardgame dialogue history / Ubuntu chat log", "boardgame dialogue history")
-    assert SYSTEM_PROMPTS["molweni"] == stac_molweni.replace("boardgame dialogue history / Ubuntu chat log", "Ubuntu chat log")
+    both = "boardgame dialogue history / Ubuntu chat log"
+    assert SYSTEM_PROMPTS["stac"] == stac_molweni.replace(both, "boardgame dialogue history")
+    assert SYSTEM_PROMPTS["molweni"] == stac_molweni.replace(both, "Ubuntu chat log")
 
 
 def test_user_prompt_fields(single: dict) -> None:
     record_7 = single["stac"][6]
     user = record_7.input[1].text
     assert user.startswith("## Context:\n\n0. Gaeilgeoir: anyone have clay? :)\n1. Gaeilgeoir: I have wheat and wood\n")
-    assert "\n\n## Structure:\n\nELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)\n\n" in user
+    structure = "ELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)"
+    assert f"\n\n## Structure:\n\n{structure}\n\n" in user
     assert "\n\n## New turn:\n\n7. Gaeilgeoir: oh well\n\nQuestion: What is the discourse structure" in user
     assert user.endswith("Provide the answer in the format: RELATION(S_ID1, S_ID2).")
 
@@ -134,8 +140,8 @@ def test_bad_parameters_name_the_choices() -> None:
         dialogue_parsing(dataset="stac", mode="autoregressive")
     with pytest.raises(ValueError, match=r"\['paper', 'full'\]"):
         dialogue_parsing(dataset="stac", subset="half")
-    assert resolve_datasets("msdc, stac") == ["stac", "msdc"]
-    assert resolve_datasets("all") == ["stac", "molweni", "msdc"]
+    assert parse_datasets("msdc, stac") == ["stac", "msdc"]
+    assert parse_datasets("all") == ["stac", "molweni", "msdc"]
 
 
 def _broken_root(tmp_path: Path, data_root: Path, edit) -> Path:
@@ -155,7 +161,7 @@ def _broken_root(tmp_path: Path, data_root: Path, edit) -> Path:
         (lambda r: r[3].update(gold="QA_PAIR(0,2)"), r"s1-league3-game3_1_04.*'gold' has QA_PAIR\(0,2\)"),
         (lambda r: r[3].update(gold="QA_PAIR 0 4"), r"s1-league3-game3_1_04.*field 'gold': not a relation"),
         (lambda r: r[3].update(new_turn="9. inca: sorry"), r"field 'new_turn' should start with '4. '"),
-        # defect 4: unknown gold labels and self-loops loaded silently; a parent past the dialogue too
+        # unknown gold labels, self-loops and parents past the dialogue are load errors
         (lambda r: r[3].update(gold="FOOBAR(0,4)"),
          r"record 3 \(doc_id='s1-league3-game3_1_04'\): field 'gold' has FOOBAR\(0,4\) whose label 'FOOBAR' is not"),
         (lambda r: r[3].update(gold="QA_PAIR(0,4) CONFIRM_Q(1,4)"),  # an MSDC label, not a STAC one
@@ -177,9 +183,9 @@ def test_bad_data_names_file_record_field(tmp_path: Path, data_root: Path, edit,
 @pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 def test_missing_turn_breaks_only_incremental(tmp_path: Path, data_root: Path) -> None:
     root = _broken_root(tmp_path, data_root, lambda r: r.pop(3))
-    assert len(build_samples(["stac"], "single-turn", "paper", str(root))[0]) == 1044
+    assert len(load_dataset("stac", "single-turn", data_dir=str(root)).dataset) == 1044
     with pytest.raises(DataFormatError, match=r"turn 5 of dialogue 's1-league3-game3_1', expected 4"):
-        build_samples(["stac"], "incremental", "paper", str(root))
+        load_dataset("stac", "incremental", data_dir=str(root))
 
 
 def test_user_prompt_template_verbatim_from_paper() -> None:
@@ -190,3 +196,44 @@ def test_user_prompt_template_verbatim_from_paper() -> None:
 
     ours = USER_PROMPT_TEMPLATE.format(context="<CONTEXT>", structure="<STRUCTURE>", new_turn="<NEW TURN>")
     assert ours.split("\n\n") == paper_lines
+
+
+def test_task_metadata_version_and_the_msdc_rebuild() -> None:
+    """Every parameter is in the log metadata as resolved; the mirror's msdc (a rebuild) loads with a SHA-1
+    warning and its provenance says so."""
+    with assert_sha1_warning():
+        task = dialogue_parsing(dataset="msdc, stac", mode="single-turn")
+    assert task.version == 2
+    assert task.metadata["parameters"] == {"dataset": ["stac", "msdc"], "mode": "single-turn", "subset": "paper",
+                                           "reasoning": False}
+    data = task.metadata["data"]
+    assert data["ddp/stac/test_id.json"]["verified"] is True
+    assert data["ddp/msdc/test_id.json"]["verified"] is False
+    assert data["ddp/msdc/test_id.json"]["records_used"] == TURNS["msdc"]
+    assert task.metadata["absent"] == {}
+    assert len(task.dataset) == TURNS["stac"] + TURNS["msdc"]
+
+
+def _root_with_stac_only(tmp_path: Path, data_root: Path) -> Path:
+    target = tmp_path / "ddp" / "stac" / "test_id.json"
+    target.parent.mkdir(parents=True)
+    target.write_bytes((data_root / "ddp/stac/test_id.json").read_bytes())
+    return tmp_path
+
+
+def test_absent_file_is_skipped_by_default_and_an_error_when_named(tmp_path: Path, data_root: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    from bediscover_inspect.data import DataFileMissingError
+
+    root = str(_root_with_stac_only(tmp_path, data_root))
+    with caplog.at_level(logging.WARNING):
+        loaded = load_dataset("all", "incremental", data_dir=root)
+    assert "dialogue_parsing: 2 of the 3 selected datasets are absent and skipped" in caplog.text
+    assert loaded.datasets == ["stac"] and len(loaded.dataset) == DIALOGUES["stac"]
+    assert set(loaded.files.absent) == {"molweni", "msdc"}
+    task = dialogue_parsing(data_dir=root)
+    assert task.metadata["parameters"]["dataset"] == ["stac"] and set(task.metadata["absent"]) == {"molweni", "msdc"}
+    with pytest.raises(DataFileMissingError, match=r"ddp/molweni/test_id\.json.*ddp/msdc/test_id\.json"):
+        dialogue_parsing(dataset="stac,molweni,msdc", data_dir=root)
+    with pytest.raises(DataFileMissingError, match=r"ddp/msdc/test_id\.json"):
+        load_dataset("msdc", "single-turn", data_dir=root)

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.solver._task_state import sample_state  # test-only: which sample a mock call belongs to
 
-from bediscover_inspect.metrics import measures_by_group
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
+from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+from bediscover_inspect.metrics import read_results
 from tests.helpers import answer_with, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
@@ -29,10 +31,32 @@ def _new_turn(messages: Sequence[ChatMessage]) -> int:
     return int(match.group(1))
 
 
-def _metrics(log: EvalLog) -> dict[str, dict[str, float]]:
+def _results(log: EvalLog) -> list[dict]:
     assert log.status == "success", log.error
     assert log.results is not None
-    return measures_by_group(log)
+    rows = read_results(log)
+    assert {row["scorer"] for row in rows} == {"dialogue_parsing_scorer"}
+    return rows
+
+
+def _metrics(log: EvalLog) -> dict[str, dict[str, float]]:
+    """``{measure: {group: value}}`` of the log's results (group ``all`` for the overall value)."""
+    table: dict[str, dict[str, float]] = {}
+    for row in _results(log):
+        table.setdefault(row["measure"], {})[row["group"]] = row["value"]
+    return table
+
+
+def _stderrs(log: EvalLog) -> dict[str, dict[str, float]]:
+    table: dict[str, dict[str, float]] = {}
+    for row in _results(log):
+        table.setdefault(row["measure"], {})[row["group"]] = row["stderr"]
+    return table
+
+
+MEASURE_NAMES = ["link_f1", "link_precision", "link_recall", "full_f1", "full_precision", "full_recall",
+                 "invalid_rate", "no_relation_rate", "output_tokens_per_turn", "reasoning_tokens_per_turn"]
+"""The scorer's measures (log entry names), as the README lists them."""
 
 
 def _run(tmp_path: Path, task, model, **kwargs) -> EvalLog:
@@ -64,16 +88,25 @@ def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> No
     gold = [parse_gold(t["gold"]) for t in sample.metadata["turns"]]
     gold_links = sum(len({r.link for r in g}) for g in gold)
     hits = sum(1 for j, g in enumerate(gold, start=1) if (j - 1, j) in {r.link for r in g})
-    counts = score.metadata["counts"]
+    counts = score.value
     assert (counts["link_tp"], counts["link_pred"], counts["link_gold"]) == (hits, 7, gold_links)
     assert counts["full_tp"] == 0  # no PARALLEL in this dialogue's gold
     assert counts["relations_invalid"] == 7 and counts["relations_read"] == 14
+    assert counts["link_f1"] == pytest.approx(2 * hits / (7 + gold_links))  # the sample's own F1, for the viewer
+    assert not {"counts"} & set(score.metadata)  # the counts live in the value only
+    record = sample.store[TURNS_STORE_KEY][3]  # what the solver read, once
+    assert record["completion"] == "Sure: PARALLEL(3, 4) BOGUS(3,4)"
+    assert record["relations"] == [[3, 4, "PARALLEL"]] and record["invalid"] == ["BOGUS(3,4)"] and record["read"] == 2
     turn_records = score.metadata["turns"]
-    assert turn_records[3]["completion"] == "Sure: PARALLEL(3, 4) BOGUS(3,4)"
     assert turn_records[3]["predicted"] == "PARALLEL(3,4)" and turn_records[3]["invalid"] == ["BOGUS(3,4)"]
     metrics = _metrics(log)
     assert metrics["invalid_rate"]["stac"] == pytest.approx(0.5)
     assert metrics["link_precision"]["stac"] == pytest.approx(hits / 7)
+    assert metrics["link_precision"]["all"] == pytest.approx(hits / 7)
+    # one dialogue: every measure has an overall and a stac entry, each with a standard error (0 for one sample)
+    assert sorted(metrics) == sorted(MEASURE_NAMES)
+    assert all(set(groups) == {"all", "stac"} for groups in metrics.values())
+    assert all(value == 0.0 for groups in _stderrs(log).values() for value in groups.values())
     info = [e for e in sample.events if e.event == "info" and (e.source or "").startswith("dialogue_parsing turn")]
     assert len(info) == 7 and info[0].data == {"turn": 1, "predicted": "PARALLEL(0,1)", "invalid": ["BOGUS(0,1)"]}
 
@@ -93,11 +126,17 @@ def _gold_model():
 def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int) -> None:
     metrics = _metrics(log)
     assert len(log.samples) == samples
-    assert sum(s.scores["dialogue_parsing_scorer"].metadata["counts"]["turns"] for s in log.samples) == turns
+    assert sum(s.scores["dialogue_parsing_scorer"].value["turns"] for s in log.samples) == turns
+    stderrs = _stderrs(log)
     for key in ("link_f1", "full_f1", "link_precision", "link_recall", "full_precision", "full_recall"):
-        assert metrics[key][dataset] == 1.0, key
+        assert metrics[key][dataset] == metrics[key]["all"] == 1.0, key
+        assert stderrs[key][dataset] == stderrs[key]["all"] == 0.0, key  # every resample is perfect too
     assert metrics["invalid_rate"][dataset] == 0.0
+    assert metrics["no_relation_rate"][dataset] == pytest.approx(EMPTY_GOLD[dataset] / turns)
 
+
+EMPTY_GOLD = {"stac": 4, "molweni": 19, "msdc": 8}
+"""Turns without gold relations: their gold answer is empty, so no relation is read."""
 
 GOLD_CASES = [
     pytest.param("stac", 1045, 109),
@@ -131,16 +170,16 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
     log = _run(tmp_path, dialogue_parsing(dataset="molweni", mode="incremental"), scripted_model(respond), limit=5)
     metrics = _metrics(log)
     assert len(log.samples) == 5
-    total = {k: sum(s.scores["dialogue_parsing_scorer"].metadata["counts"][k] for s in log.samples)
+    total = {k: sum(s.scores["dialogue_parsing_scorer"].value[k] for s in log.samples)
              for k in ("turns", "relations_invalid", "relations_read")}
     assert total["relations_invalid"] >= 2 * total["turns"]
     assert metrics["invalid_rate"]["molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
 
 
 def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
-    """Defects 1-3 through the whole pipeline: a 5,000-digit number, parents outside the dialogue and a
-    100,000-character garbage tail are read as invalid relations (counted), the eval succeeds, and only the
-    valid relation reaches the next turn's structure."""
+    """Through the whole pipeline: a 5,000-digit number, parents outside the dialogue and a 100,000-character
+    garbage tail are read as invalid relations (counted), the eval succeeds, and only the valid relation
+    reaches the next turn's structure."""
     huge = "9" * 5000
 
     def respond(messages: Sequence[ChatMessage]) -> str:
@@ -156,7 +195,7 @@ def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
     for k, prompt in enumerate(users, start=1):
         structure = prompt.split("## Structure:\n\n")[1].split("\n\n## New turn:")[0]
         assert structure == " ".join(f"COMMENT({y - 1},{y})" for y in range(1, k))
-    counts = sample.scores["dialogue_parsing_scorer"].metadata["counts"]
+    counts = sample.scores["dialogue_parsing_scorer"].value
     assert (counts["relations_read"], counts["relations_invalid"], counts["link_pred"]) == (35, 28, 7)
     assert metrics["invalid_rate"]["stac"] == pytest.approx(28 / 35)
 
@@ -177,7 +216,7 @@ def test_single_turn_parent_bound_is_the_dialogue_length(tmp_path: Path) -> None
         assert n == 8
         expected = [] if j == n - 1 else [f"COMMENT({n - 1},{j})"]  # the last turn cannot be its own parent
         assert score.answer.split() == expected
-        assert score.metadata["counts"]["relations_invalid"] == 3 - len(expected)
+        assert score.value["relations_invalid"] == 3 - len(expected)
 
 
 def test_dialogue_stopped_by_a_limit_is_scored_on_the_turns_it_answered(tmp_path: Path) -> None:
@@ -199,3 +238,41 @@ def test_dialogue_stopped_by_a_limit_is_scored_on_the_turns_it_answered(tmp_path
     assert len(turns) == sample.metadata["n_turns"] == 7
     assert [t["answered"] for t in turns] == [True] * 3 + [False] * 4
     assert [t["predicted"] for t in turns[:4]] == ["QA_PAIR(0,1)", "QA_PAIR(1,2)", "QA_PAIR(2,3)", ""]
+    # the unanswered turns count: their gold is missed and they read no relation
+    value = sample.scores["dialogue_parsing_scorer"].value
+    gold = [parse_gold(t["gold"]) for t in sample.metadata["turns"]]
+    hits = sum(1 for j, g in enumerate(gold[:3], start=1) if (j - 1, j) in {r.link for r in g})
+    assert (value["turns"], value["no_relation"], value["link_pred"]) == (7, 4, 3)
+    assert (value["link_tp"], value["link_gold"]) == (hits, sum(len({r.link for r in g}) for g in gold))
+    assert value["output_tokens"] == 3  # one word per answered turn (the scripted usage)
+
+
+@solver
+def _overwrite_stored_completions() -> Solver:
+    """After the agent: replace every stored completion by one that would parse to other relations."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        for record in state.store.get(TURNS_STORE_KEY):
+            record["completion"] = f"COMMENT(0,{record['turn']})"
+        return state
+
+    return solve
+
+
+def test_scorer_counts_what_the_agent_read_without_parsing_again(tmp_path: Path) -> None:
+    """The answer of a turn is parsed once, by the agent: the scorer counts the stored relations, so changing
+    the stored completions afterwards changes no count."""
+
+    def respond(messages: Sequence[ChatMessage]) -> str:
+        j = _new_turn(messages)
+        return f"QA_PAIR({j - 1},{j})"
+
+    task = dialogue_parsing(dataset="stac")
+    plain = _run(tmp_path / "plain", task, scripted_model(respond), limit=2)
+    altered = _run(tmp_path / "altered", task, scripted_model(respond), limit=2,
+                   solver=[incremental_parser(), _overwrite_stored_completions()])
+    for before, after in zip(plain.samples, altered.samples, strict=True):
+        assert after.store[TURNS_STORE_KEY][0]["completion"] == "COMMENT(0,1)"
+        assert after.scores["dialogue_parsing_scorer"].value == before.scores["dialogue_parsing_scorer"].value
+        assert after.scores["dialogue_parsing_scorer"].answer.split()[:2] == ["QA_PAIR(0,1)", "QA_PAIR(1,2)"]
+    assert _metrics(altered) == _metrics(plain)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.helpers import assert_sha1_warning
+
 import json
 import shutil
 from collections import Counter
@@ -20,8 +22,8 @@ from bediscover_inspect.discourse_markers.task import discourse_markers
 
 @pytest.fixture(scope="module")
 def all_samples():
-    samples, provenance = load_dataset(["just-manual", "just-subtitle", "otherwise"])
-    return list(samples), provenance
+    loaded = load_dataset(["just-manual", "just-subtitle", "otherwise"])
+    return list(loaded.dataset), loaded.files.provenance()
 
 
 def _by(samples, dataset):
@@ -61,15 +63,15 @@ def test_provenance_names_pinned_bytes(all_samples):
 
 
 def test_subset_paper_equals_full_for_task1():
-    paper, _ = load_dataset(["otherwise", "just-subtitle"], subset="paper")
-    full, _ = load_dataset(["otherwise", "just-subtitle"], subset="full")
+    paper = load_dataset(["otherwise", "just-subtitle"], subset="paper").dataset
+    full = load_dataset(["otherwise", "just-subtitle"], subset="full").dataset
     assert [s.id for s in paper] == [s.id for s in full]
 
 
 def test_context_parameter_shows_preceding_subtitle_lines():
-    none, _ = load_dataset(["just-subtitle"], context="none")
-    two, _ = load_dataset(["just-subtitle"], context="2")
-    five, _ = load_dataset(["just-subtitle"], context=5)
+    none = load_dataset(["just-subtitle"], context="none").dataset
+    two = load_dataset(["just-subtitle"], context="2").dataset
+    five = load_dataset(["just-subtitle"], context=5).dataset
     s100 = {s.id: s for s in none}["just-subtitle_100"]
     assert s100.metadata["text"] == "Hi, Bruce, I just got dumped."
     t2 = {s.id: s for s in two}["just-subtitle_100"].metadata["text"]
@@ -88,8 +90,8 @@ def test_context_parameter_shows_preceding_subtitle_lines():
 
 
 def test_context_does_not_touch_manual_or_otherwise():
-    plain, _ = load_dataset(["just-manual", "otherwise"], context="none")
-    ctx, _ = load_dataset(["just-manual", "otherwise"], context="5")
+    plain = load_dataset(["just-manual", "otherwise"], context="none").dataset
+    ctx = load_dataset(["just-manual", "otherwise"], context="5").dataset
     assert [s.input[1].content for s in plain] == [s.input[1].content for s in ctx]
     assert {s.metadata["context"] for s in ctx} == {"none"}
 
@@ -179,7 +181,7 @@ def test_bad_record_names_file_record_and_field(data_root, tmp_path, file, index
     records = json.loads(path.read_text(encoding="utf-8"))
     change(records[index])
     path.write_text(json.dumps(records), encoding="utf-8")
-    with pytest.warns(UserWarning, match="differs from the pinned"):
+    with assert_sha1_warning():
         with pytest.raises(DataFormatError, match=message) as error:
             discourse_markers(context="2", data_dir=str(root))
     assert str(path) in str(error.value)

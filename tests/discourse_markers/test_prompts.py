@@ -71,7 +71,7 @@ FAMILY = {"just-manual_0": "just", "just-subtitle_100": "just", "otherwise_0": "
 @pytest.mark.parametrize("sample_id", sorted(RENDERED_TEXT))
 def test_rendered_messages_of_one_record_per_dataset_and_style(table8, style, sample_id):
     dataset = sample_id.rsplit("_", 1)[0]
-    samples, _ = load_dataset([dataset], prompt=style)
+    samples = load_dataset([dataset], prompt=style).dataset
     sample = next(s for s in samples if s.id == sample_id)
     system, user = sample.input
     family = FAMILY[sample_id]
@@ -82,7 +82,7 @@ def test_rendered_messages_of_one_record_per_dataset_and_style(table8, style, sa
 
 
 def test_otherwise_def_exp_user_message_in_full():
-    samples, _ = load_dataset(["otherwise"], prompt="def+exp")
+    samples = load_dataset(["otherwise"], prompt="def+exp").dataset
     user = samples[2].input[1].content
     assert user.startswith(
         "Here are the main functions of ‘Otherwise’ along with their definition and examples. Arg1 and Arg2 are "

@@ -11,9 +11,9 @@ from inspect_ai import eval as inspect_eval
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
 from bediscover_inspect.discourse_markers.dataset import DATASETS, LABELS
-from bediscover_inspect.discourse_markers.scorer import ALIASES, confusion_matrices, parse_answer
+from bediscover_inspect.discourse_markers.scorer import ALIASES, parse_answer
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
+from bediscover_inspect.metrics import INVALID_ANSWER, confusion, measures_by_group
 from tests.helpers import answer_with, scripted_model
 
 
@@ -27,7 +27,8 @@ from tests.helpers import answer_with, scripted_model
         ("The function is Emphasis.", "just-subtitle", "Emphatic", False),
         ("Adjectival use of 'just'", "just-manual", "Adjective", False),
         ("<think>It is not Temporal.</think>Unexplanatory", "just-manual", "Unexplanatory", False),
-        ("Temporal, not Exclusionary", "just-manual", "Temporal", True),
+        ("Temporal, not Exclusionary", "just-manual", "Temporal", False),
+        ("Temporal or Exclusionary", "just-manual", INVALID_ANSWER, True),
         ("I am not sure.", "just-manual", INVALID_ANSWER, False),
         ("", "just-subtitle", INVALID_ANSWER, False),
         ("Argumentative", "otherwise", "Argumentation", False),
@@ -72,15 +73,29 @@ def test_parser_fuzz_never_raises(completion, dataset):
     assert invalid == (answer == INVALID_ANSWER)
     if not candidates:
         assert invalid
-    if invalid and candidates:  # an echo of the label list (labels.py rule 5)
-        assert len(candidates) >= 3 and 2 * len(candidates) >= len(LABELS[dataset])
-    assert ambiguous == (len(candidates) > 1)
+    if ambiguous:  # several labels named and none chosen (labels.py layer 5)
+        assert invalid and len(candidates) >= 2
     if not invalid:
-        assert answer == candidates[0] or candidates == (answer,) or answer in candidates
+        assert answer in candidates
 
 
 def _values(log, key):
     return measures_by_group(log)[key]
+
+
+def confusion_matrices(log) -> dict[str, dict[str, dict[str, int]]]:
+    """``{dataset: {gold: {predicted: count}}}`` of a log's samples (scikit-learn's matrix, zeros left out)."""
+    pairs: dict[str, tuple[list[str], list[str]]] = {}
+    for sample in log.samples:
+        gold, pred = pairs.setdefault(sample.metadata["dataset"], ([], []))
+        gold.append(sample.metadata["gold"])
+        pred.append(sample.scores["discourse_marker_scorer"].answer)
+    out = {}
+    for dataset, (gold, pred) in pairs.items():
+        labels, matrix = confusion(gold, pred)
+        out[dataset] = {g: {p: int(matrix[i, j]) for j, p in enumerate(labels) if matrix[i, j]}
+                        for i, g in enumerate(labels) if matrix[i].any()}
+    return out
 
 
 def test_gold_answer_run_scores_one_everywhere(tmp_path):
@@ -121,7 +136,7 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     gold = [s.metadata["gold"] for s in log.samples]
     mapped = {"Exclusive": "Exclusionary", "temporal": "Temporal", "Emphatic": "Emphatic",
               "I cannot tell": INVALID_ANSWER, "Adjective": "Adjective",
-              "Unelaboratory, maybe Temporal": "Unelaboratory"}
+              "Unelaboratory, maybe Temporal": INVALID_ANSWER}
     pred = [mapped[_manual_answer(s.metadata["record_id"])] for s in log.samples]
     assert [s.scores["discourse_marker_scorer"].answer for s in log.samples] == pred
     precision, recall, f1, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
@@ -129,14 +144,15 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     assert _values(log, "weighted_precision")["just-manual"] == pytest.approx(precision)
     assert _values(log, "weighted_recall")["just-manual"] == pytest.approx(recall)
     assert _values(log, "weighted_f1")["just-manual"] == pytest.approx(f1)
-    # 15 of 90 answers are junk, 15 name two labels ("Unelaboratory, maybe Temporal": the first is taken)
-    assert _values(log, "invalid")["just-manual"] == pytest.approx(15 / 90)
+    # 15 of 90 answers are junk, 15 hedge between two labels ("Unelaboratory, maybe Temporal": no choice, so
+    # invalid and ambiguous)
+    assert _values(log, "invalid")["just-manual"] == pytest.approx(30 / 90)
     assert _values(log, "ambiguous")["just-manual"] == pytest.approx(15 / 90)
     # tokens: scripted usage counts whitespace words of each answer
     words = sum(len(_manual_answer(s.metadata["record_id"]).split()) for s in log.samples)
     assert _values(log, "output_tokens")["just-manual"] == pytest.approx(words / 90)
     matrix = confusion_matrices(log)["just-manual"]
-    assert sum(matrix[g].get(INVALID_ANSWER, 0) for g in matrix) == 15
+    assert sum(matrix[g].get(INVALID_ANSWER, 0) for g in matrix) == 30
     assert sum(sum(row.values()) for row in matrix.values()) == 90
     assert sum(matrix[g].get(g, 0) for g in matrix) == round(accuracy_score(gold, pred) * 90)
 
@@ -182,7 +198,7 @@ def test_reasoning_content_is_never_read(tmp_path):
         display="none", log_dir=str(tmp_path),
     )[0]
     score = log.samples[0].scores["discourse_marker_scorer"]
-    assert score.answer == "Emphatic" and score.metadata["gold"] == "Exclusionary"
+    assert score.answer == "Emphatic" and log.samples[0].metadata["gold"] == "Exclusionary"
     assert score.value["accuracy"] == 0.0 and score.value["invalid"] == 0.0
     assert score.value["output_tokens"] == 9.0 and score.value["reasoning_tokens"] == 6.0
 

@@ -9,10 +9,12 @@ import shutil
 import pytest
 
 from bediscover_inspect.data import DataFileMissingError, DataFormatError
+from bediscover_inspect.data.select import REASON_LICENSED, REASON_NOT_IN_ROOT
 from bediscover_inspect.discourse_relations.dataset import (
     CORPORA,
     DISRPT_TEST_COUNTS,
-    load_corpora,
+    corpus_path,
+    load_dataset,
     paper_subset_size,
     record_to_sample,
     select_corpora,
@@ -21,12 +23,12 @@ from bediscover_inspect.discourse_relations.task import discourse_relations
 
 # The 6 corpora not in the mirror (shared/data/MANIFEST.md): 4 LDC-licensed, 2 missing offline.
 ABSENT = {
-    "eng.pdtb.pdtb": "LDC-licensed",
-    "eng.rst.rstdt": "LDC-licensed",
-    "tur.pdtb.tdb": "LDC-licensed",
-    "zho.pdtb.cdtb": "LDC-licensed",
-    "eng.sdrt.msdc": "not in this data root",
-    "rus.rst.rrt": "not in this data root",
+    "eng.pdtb.pdtb": REASON_LICENSED,
+    "eng.rst.rstdt": REASON_LICENSED,
+    "tur.pdtb.tdb": REASON_LICENSED,
+    "zho.pdtb.cdtb": REASON_LICENSED,
+    "eng.sdrt.msdc": REASON_NOT_IN_ROOT,
+    "rus.rst.rrt": REASON_NOT_IN_ROOT,
 }
 
 
@@ -44,19 +46,28 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
     # 8,757 minus the absent corpora's paper rows: 214 + 215 + 210 + 227 (LDC) + 240 (msdc) + 281 (rrt) = 1,387.
     assert sum(paper_subset_size(c) for c in ABSENT) == 1387
     assert len(task.dataset) == 8757 - 1387 == 7370
-    assert task.metadata["absent_corpora"] == dict(sorted(ABSENT.items()))
+    assert task.metadata["absent"] == dict(sorted(ABSENT.items()))
     assert task.metadata["absent_paper_relations"]["rus.rst.rrt"] == 281
+    assert task.metadata["absent_paper_relations"] == {c: paper_subset_size(c) for c in sorted(ABSENT)}
     counts = task.metadata["samples_per_corpus"]
     assert len(counts) == 32
     assert counts["eng.dep.covdtb"] == 258 and counts["eng.erst.gum"] == 250 and counts["ces.rst.crdt"] == 148
     assert all(counts[c] == paper_subset_size(c) for c in counts)
-    assert set(task.metadata["data"]) == set(counts)
-    assert task.metadata["data"]["deu.pdtb.pcc"]["verified"] is True
-    assert task.metadata["data"]["eng.erst.gum"]["mirror_status"] == "approximate"
+    assert set(task.metadata["data"]) == {corpus_path(c) for c in counts}
+    assert task.metadata["data"][corpus_path("deu.pdtb.pcc")]["verified"] is True
+    assert task.metadata["data"][corpus_path("eng.erst.gum")]["mirror_status"] == "approximate"
+    assert task.metadata["parameters"] == {
+        "corpora": list(counts),
+        "languages": None,
+        "frameworks": None,
+        "subset": "paper",
+        "reasoning": False,
+    }
+    assert task.version == 2 and task.metadata["benchmark"] == "BeDiscovER"
     # loud on the console: one warning naming every absent corpus and its reason
     warning = [r.getMessage() for r in caplog.records if "absent and skipped" in r.getMessage()]
     assert len(warning) == 1
-    assert all(f"{c}: {reason}" in warning[0] for c, reason in ABSENT.items())
+    assert all(f"{c} ({reason})" in warning[0] for c, reason in ABSENT.items())
     ids = [s.id for s in task.dataset]
     assert len(set(ids)) == len(ids) and ids[0] == "ces.rst.crdt_0" and ids[-1] == "zho.rst.sctb_158"
 
@@ -71,12 +82,17 @@ def test_explicitly_requested_absent_corpus_is_an_error():
 def test_selectors_and_full_subset():
     task = discourse_relations(languages="German", subset="full")
     assert task.metadata["samples_per_corpus"] == {"deu.pdtb.pcc": 194, "deu.rst.pcc": 273}
-    assert task.metadata["absent_corpora"] == {}
+    assert task.metadata["absent"] == {} and task.metadata["absent_paper_relations"] == {}
+    # parameters as resolved: a language by name or by code gives the same metadata
+    assert task.metadata["parameters"] == discourse_relations(languages="deu", subset="full").metadata["parameters"]
+    assert task.metadata["parameters"]["languages"] == ["deu"]
     selected, explicit = select_corpora(languages="tur,zho", frameworks=["pdtb"])
     assert selected == ["tur.pdtb.tdb", "tur.pdtb.tedm", "zho.pdtb.cdtb", "zho.pdtb.ted"] and not explicit
     task = discourse_relations(languages="tur,zho", frameworks="pdtb")
     assert task.metadata["samples_per_corpus"] == {"tur.pdtb.tedm": 254, "zho.pdtb.ted": 266}
-    assert task.metadata["absent_corpora"] == {"tur.pdtb.tdb": "LDC-licensed", "zho.pdtb.cdtb": "LDC-licensed"}
+    assert task.metadata["absent"] == {"tur.pdtb.tdb": REASON_LICENSED, "zho.pdtb.cdtb": REASON_LICENSED}
+    assert task.metadata["parameters"]["languages"] == ["tur", "zho"]
+    assert task.metadata["parameters"]["frameworks"] == ["pdtb"]
     assert select_corpora(corpora="eng.rst.oll,pol.iso.pdc") == (["eng.rst.oll", "pol.iso.pdc"], True)
 
 
@@ -97,8 +113,16 @@ def test_bad_parameters_name_the_valid_choices(kwargs, message):
 
 def _ldc_record(i: int, label: str = "causal") -> dict:
     return {
-        "id": i, "lang": "eng", "framework": "pdtb", "corpus": "pdtb", "label": label, "type": "implicit",
-        "doc_id": "wsj_0001", "u1": f"unit one {i}", "u2": f"unit two {i}", "direction": "1<2",
+        "id": i,
+        "lang": "eng",
+        "framework": "pdtb",
+        "corpus": "pdtb",
+        "label": label,
+        "type": "implicit",
+        "doc_id": "wsj_0001",
+        "u1": f"unit one {i}",
+        "u2": f"unit two {i}",
+        "direction": "1<2",
         "context": ["", f"unit one {i} unit two {i}", ""],
     }
 
@@ -109,20 +133,22 @@ def test_user_restored_ldc_corpus_loads_unverified(tmp_path):
     target.write_text(json.dumps([_ldc_record(i) for i in range(40)]), encoding="utf-8")
     task = discourse_relations(corpora="eng.pdtb.pdtb", data_dir=str(tmp_path))
     assert len(task.dataset) == 2  # int(0.05 * 40)
-    provenance = task.metadata["data"]["eng.pdtb.pdtb"]
+    provenance = task.metadata["data"][corpus_path("eng.pdtb.pdtb")]
     assert provenance["verified"] is None and provenance["expected_sha1"] is None
     assert provenance["sha1_check"].startswith("none: no pinned SHA-1")
     # default selection on this root: the restored corpus is used, the other 37 are reported absent
     task = discourse_relations(data_dir=str(tmp_path), subset="full")
     assert task.metadata["samples_per_corpus"] == {"eng.pdtb.pdtb": 40}
-    assert len(task.metadata["absent_corpora"]) == 37
-    assert task.metadata["absent_corpora"]["deu.pdtb.pcc"] == "not in this data root"
-    assert task.metadata["absent_corpora"]["zho.pdtb.cdtb"] == "LDC-licensed"
+    assert len(task.metadata["absent"]) == 37
+    assert task.metadata["absent"]["deu.pdtb.pcc"] == REASON_NOT_IN_ROOT
+    assert task.metadata["absent"]["zho.pdtb.cdtb"] == REASON_LICENSED
 
 
 def test_no_selected_corpus_available_is_an_error(tmp_path):
-    with pytest.raises(DataFileMissingError, match="none of the selected"):
+    with pytest.raises(DataFileMissingError, match="pol.iso.pdc"):  # the one ISO corpus, named by its file
         discourse_relations(frameworks="iso", data_dir=str(tmp_path))
+    with pytest.raises(DataFileMissingError, match="2 BeDiscovER data files not found.*deu.pdtb.pcc.*deu.rst.pcc"):
+        discourse_relations(languages="deu", data_dir=str(tmp_path))
 
 
 @pytest.mark.parametrize(
@@ -143,7 +169,7 @@ def test_bad_records_name_file_record_and_field(tmp_path, change, message):
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps(records), encoding="utf-8")
     with pytest.raises(DataFormatError, match=message) as info:
-        load_corpora(["eng.pdtb.pdtb"], explicit=True, subset="full", data_dir=str(tmp_path))
+        load_dataset(corpora="eng.pdtb.pdtb", subset="full", data_dir=str(tmp_path))
     assert str(target) in str(info.value)
 
 
@@ -165,5 +191,5 @@ def test_mirror_copy_is_not_modified(tmp_path, data_root):
     a = discourse_relations(corpora="spa.rst.sctb", data_dir=str(tmp_path))
     b = discourse_relations(corpora="spa.rst.sctb")
     assert [s.input[-1].text for s in a.dataset] == [s.input[-1].text for s in b.dataset]
-    assert a.metadata["data"]["spa.rst.sctb"]["source"] == "data_dir"
-    assert b.metadata["data"]["spa.rst.sctb"]["source"] == "env"
+    assert a.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "data_dir"
+    assert b.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "env"

@@ -24,7 +24,7 @@ def _paper_block() -> tuple[list[str], list[str]]:
     block = text[text.index("B.3 Task (3) Discourse Relation Recognition") : text.index("Table 10: Prompt templates")]
     system = block[block.index("System prompt:") + len("System prompt:") : block.index("User prompt:")]
     user = block[block.index("User prompt:") + len("User prompt:") :]
-    lines = lambda part: [line.strip() for line in part.splitlines() if line.strip()]  # noqa: E731
+    lines = lambda part: [line.strip() for line in part.splitlines() if line.strip()]
     return lines(system), lines(user)
 
 
@@ -41,8 +41,13 @@ def test_user_prompt_is_table_10_verbatim_except_the_stray_quote():
     assert paper_user[-1] == 'Question: What is the discourse relation between Unit1 and Unit2?"'
     paper_user[-1] = paper_user[-1][:-1]
     placeholders = {
-        "language": "<LANG>", "corpus": "<CORPUS>", "framework": "<FRAMEWORK>", "context": "<CONTEXT>",
-        "direction": "<DIRECTION>", "unit1": "<UNIT1>", "unit2": "<UNIT2>",
+        "language": "<LANG>",
+        "corpus": "<CORPUS>",
+        "framework": "<FRAMEWORK>",
+        "context": "<CONTEXT>",
+        "direction": "<DIRECTION>",
+        "unit1": "<UNIT1>",
+        "unit2": "<UNIT2>",
     }
     ours = [line for line in USER_PROMPT_TEMPLATE.format(**placeholders).splitlines() if line.strip()]
     assert ours == paper_user
@@ -107,6 +112,12 @@ def test_rendered_prompt_of_a_german_pdtb_record(data_root):
     assert sample.input[-1].text == EXPECTED_DEU_PDTB_PCC_1
     assert sample.target == "conjunction"
     assert sample.metadata == {
-        "dataset": "deu.pdtb.pcc", "gold": "conjunction", "corpus": "deu.pdtb.pcc", "framework": "pdtb",
-        "language": "deu", "language_name": "German", "direction": "1<2", "rel_type": "explicit",
+        "dataset": "deu.pdtb.pcc",
+        "gold": "conjunction",
+        "corpus": "deu.pdtb.pcc",
+        "framework": "pdtb",
+        "language": "deu",
+        "language_name": "German",
+        "direction": "1<2",
+        "rel_type": "explicit",
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 from inspect_ai import eval as inspect_eval
@@ -10,23 +11,40 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import SampleScore, Score, Target
 
 from bediscover_inspect.discourse_relations.prompts import LABELS
-from bediscover_inspect.discourse_relations.scorer import discourse_relation_measures, discourse_relation_scorer
+from bediscover_inspect.discourse_relations.scorer import METRICS, discourse_relation_scorer
 from bediscover_inspect.discourse_relations.task import discourse_relations
-from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
+from bediscover_inspect.metrics import INVALID_ANSWER, read_results
 
 from ..helpers import answer_with, output_with_usage, scripted_model
 
+_MEASURE_KEYS = {"accuracy": "dataset", "accuracy_by_framework": "framework", "accuracy_by_language": "language"}
+
 
 def _metrics(log, key: str) -> dict[str, float]:
-    return measures_by_group(log)[key]
+    """``{group: value}`` of one measure, with ``"all"`` for the overall value. ``accuracy_by_framework`` and
+    ``accuracy_by_language`` name accuracy grouped by framework / language; other keys group by corpus."""
+    measure, group_key = ("accuracy", _MEASURE_KEYS[key]) if key in _MEASURE_KEYS else (key, "dataset")
+    return {
+        row["group"]: row["value"]
+        for row in read_results(log)
+        if row["measure"] == measure and row["group_key"] in (group_key, "all")
+    }
+
+
+def _entries(scores: list[SampleScore]) -> dict[str, float]:
+    """Every metric entry the scorer's metrics give for ``scores`` (as Inspect names them in the log)."""
+    out: dict[str, float] = {}
+    for metric in METRICS:
+        out.update(metric(scores))
+    return out
 
 
 def _sample_score(corpus: str, framework: str, language: str, hit: float, i: int) -> SampleScore:
-    value = {"accuracy": float(hit), "invalid": 0.0, "output_tokens": 0.0, "reasoning_tokens": 0.0}
+    value = {"accuracy": float(hit), "invalid": 0.0, "ambiguous": 0.0, "output_tokens": 0.0, "reasoning_tokens": 0.0}
     return SampleScore(
-        score=Score(value=value, answer="Elaboration" if hit else "Contrast", metadata={"gold": "Elaboration"}),
+        score=Score(value=value, answer="Elaboration" if hit else "Contrast"),
         sample_id=f"{corpus}_{i}",
-        sample_metadata={"dataset": corpus, "framework": framework, "language": language},
+        sample_metadata={"dataset": corpus, "framework": framework, "language": language, "gold": "Elaboration"},
     )
 
 
@@ -37,10 +55,16 @@ def test_framework_and_language_accuracy_are_size_weighted_averages_of_corpus_ac
         + [_sample_score("B", "pdtb", "eng", 0, 0)]
         + [_sample_score("C", "rst", "deu", h, i) for i, h in enumerate([1, 0])]
     )
-    values = discourse_relation_measures()(scores)
-    by = {measure: {k.split("/")[1]: v for k, v in values.items() if k.split("/")[0] == measure}
-          for measure in ("accuracy", "accuracy_by_framework", "accuracy_by_language")}
-    assert by["accuracy"] == {"all": pytest.approx(4 / 7), "A": 0.75, "B": 0.0, "C": 0.5}
+    values = _entries(scores)
+    prefixes = {"accuracy_by_framework": "accuracy_framework_", "accuracy_by_language": "accuracy_language_"}
+    by = {
+        measure: {k[len(prefix) :]: v for k, v in values.items() if k.startswith(prefix)}
+        for measure, prefix in prefixes.items()
+    }
+    by["accuracy"] = {corpus: values[f"accuracy_{corpus}"] for corpus in "ABC"}
+    assert values["accuracy"] == pytest.approx(4 / 7)
+    assert by["accuracy"] == {"A": 0.75, "B": 0.0, "C": 0.5}
+    assert set(by["accuracy_by_framework"]) == {"pdtb", "rst"} and set(by["accuracy_by_language"]) == {"deu", "eng"}
     # Table 4 convention: (4 * 0.75 + 1 * 0.0) / (4 + 1) = 0.6, not the unweighted (0.75 + 0.0) / 2 = 0.375
     assert by["accuracy_by_framework"]["pdtb"] == pytest.approx((4 * 0.75 + 1 * 0.0) / 5) == pytest.approx(0.6)
     assert by["accuracy_by_framework"]["rst"] == 0.5
@@ -48,7 +72,15 @@ def test_framework_and_language_accuracy_are_size_weighted_averages_of_corpus_ac
     assert by["accuracy_by_language"]["deu"] == pytest.approx((4 * 0.75 + 2 * 0.5) / 6)
     assert by["accuracy_by_language"]["eng"] == 0.0
     # weighted recall over one gold class = accuracy; precision = 1 (every "Elaboration" answer is right)
-    assert values["weighted_recall/A"] == 0.75 and values["weighted_precision/A"] == 1.0
+    assert values["weighted_recall_A"] == 0.75 and values["weighted_precision_A"] == 1.0
+    # standard errors: Inspect's stderr() of the 0/1 means, per group too (pdtb: 3 of 5 right)
+    assert values["accuracy_stderr_framework_pdtb"] == pytest.approx(statistics.stdev([1, 1, 1, 0, 0]) / 5**0.5)
+    assert values["accuracy_stderr"] == pytest.approx(statistics.stdev([1, 1, 1, 0, 0, 1, 0]) / 7**0.5)
+    # only accuracy is broken down by framework and language; every measure by corpus
+    assert not any(k.startswith(("weighted_f1_framework", "invalid_language")) for k in values)
+    assert {"invalid_A", "ambiguous_B", "output_tokens_C", "weighted_f1_stderr_C"} <= set(values)
+    # per-class view over all samples: the one gold class, recall = accuracy
+    assert values["recall_Elaboration"] == pytest.approx(4 / 7) and values["precision_Elaboration"] == 1.0
 
 
 def _corpus_heads(task, per_corpus: dict[str, int]) -> MemoryDataset:
@@ -73,15 +105,20 @@ def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
             return "query" if gold != "query" else "comment"
         return f"**{gold.capitalize()}**"  # markdown and capitals still parse to the exact label
 
-    log = inspect_eval(
-        task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path)
-    )[0]
+    log = inspect_eval(task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path))[
+        0
+    ]
     assert log.status == "success" and len(log.samples) == 7
     assert _metrics(log, "accuracy") == {
-        "deu.pdtb.pcc": 0.75, "eng.pdtb.tedm": 0.0, "ces.rst.crdt": 0.5, "all": pytest.approx(4 / 7)
+        "deu.pdtb.pcc": 0.75,
+        "eng.pdtb.tedm": 0.0,
+        "ces.rst.crdt": 0.5,
+        "all": pytest.approx(4 / 7),
     }
     assert _metrics(log, "accuracy_by_framework") == {
-        "pdtb": pytest.approx(0.6), "rst": 0.5, "all": pytest.approx(4 / 7)
+        "pdtb": pytest.approx(0.6),
+        "rst": 0.5,
+        "all": pytest.approx(4 / 7),
     }
     assert _metrics(log, "accuracy_by_language") == {"deu": 0.75, "eng": 0.0, "ces": 0.5, "all": pytest.approx(4 / 7)}
     assert _metrics(log, "invalid")["all"] == 0.0
@@ -100,10 +137,14 @@ def test_gold_answers_score_one_everywhere(tmp_path):
         assert len(values) == groups + 1, key  # + "all"
         assert set(values.values()) == {1.0}, key
     for key in ("weighted_precision", "weighted_recall", "weighted_f1"):
-        assert set(_metrics(log, key).values()) == {1.0}, key
+        values = _metrics(log, key)
+        assert len(values) == 32 + 1 and set(values.values()) == {1.0}, key
     assert set(_metrics(log, "invalid").values()) == {0.0}
+    assert set(_metrics(log, "ambiguous").values()) == {0.0}
     assert log.eval.task_args.get("subset", "paper") == "paper"
-    assert log.eval.metadata["absent_corpora"]["eng.sdrt.msdc"] == "not in this data root"
+    assert log.eval.metadata["absent"]["eng.sdrt.msdc"] == "not in this data root"
+    assert log.eval.metadata["absent_paper_relations"]["eng.sdrt.msdc"] == 240
+    assert log.eval.task_version == 2
 
 
 def test_garbage_answers_are_invalid_and_wrong(tmp_path):
@@ -121,10 +162,11 @@ def test_garbage_answers_are_invalid_and_wrong(tmp_path):
 
 
 class _State:
-    """Minimal TaskState stand-in: the scorer reads only ``output``."""
+    """Minimal TaskState stand-in: the scorer reads only ``output`` and the gold label of ``metadata``."""
 
-    def __init__(self, text: str, reasoning_tokens: int | None = None):
+    def __init__(self, text: str, reasoning_tokens: int | None = None, gold: str = "causal"):
         self.output = output_with_usage(text, output_tokens=5, reasoning_tokens=reasoning_tokens)
+        self.metadata = {"gold": gold, "dataset": "eng.pdtb.gum"}
 
 
 @pytest.mark.parametrize(
@@ -133,8 +175,9 @@ class _State:
         ("causal", "causal", 1.0, 0.0),
         ("Causal.", "causal", 1.0, 0.0),
         ("Label: elaboration", "elaboration", 0.0, 0.0),
-        ("cause", INVALID_ANSWER, 0.0, 1.0),  # not one of the 17: DISRPT exact match
-        ("causal or conjunction", "causal", 1.0, 0.0),  # first mention wins, flagged ambiguous
+        ("cause", "causal", 1.0, 0.0),  # a noun form of the label (aliases.RELATION_ALIASES)
+        ("justification", INVALID_ANSWER, 0.0, 1.0),  # neither one of the 17 nor a spelling of one
+        ("causal or conjunction", INVALID_ANSWER, 0.0, 1.0),  # a hedge: no choice, invalid, flagged ambiguous
     ],
 )
 async def test_scorer_reads_only_the_completion(completion, answer, correct, invalid):
@@ -143,8 +186,8 @@ async def test_scorer_reads_only_the_completion(completion, answer, correct, inv
     assert score.value["accuracy"] == correct
     assert score.value["invalid"] == invalid
     assert score.value["output_tokens"] == 5.0 and score.value["reasoning_tokens"] == 3.0
-    assert score.metadata["gold"] == "causal"
-    assert score.metadata["ambiguous"] == (completion == "causal or conjunction")
+    assert score.value["ambiguous"] == (1.0 if completion == "causal or conjunction" else 0.0)
+    assert score.explanation == completion
 
 
 def test_labels_are_17_distinct():

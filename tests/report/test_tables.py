@@ -10,61 +10,61 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, EvalMetric, EvalScore, read_eval_log, write_eval_log
-from inspect_ai.scorer import Score, grouped, includes, match, mean, scorer
+from inspect_ai.scorer import includes, match
 from inspect_ai.solver import generate
 
+from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
+from bediscover_inspect.report.build import build_report
+from bediscover_inspect.report.logs import NO_MEASURES, NOT_OURS, UNREADABLE, ReportWarning, read_log_scores
+from bediscover_inspect.report.matching import match_paper, paper_model_name
 from bediscover_inspect.report.paper import load_paper_results
-from bediscover_inspect.report.tables import (
-    ReportWarning,
-    match_paper,
-    aggregate,
-    build_report,
-    coverage_warnings,
-    paper_model_name,
-    read_log_scores,
-    NOT_OURS,
-    NO_MEASURES,
-    UNREADABLE,
-)
 from tests.helpers import scripted_model
 
 
-@scorer(metrics=[{"accuracy": [grouped(mean(), "dataset")]}])
-def _toy_scorer():
-    async def score(state, target):
-        return Score(value={"accuracy": float(state.output.completion == target.text)})
+def suite_entries(scores: dict[str, dict[str, float]]) -> dict[str, EvalMetric]:
+    """Metric entries in the suite's results layout (``metrics.measure_metrics``): ``<measure>`` for ``all``,
+    ``<measure>_<group>`` from ``grouped(<measure>(stat="value"), "dataset")`` for a dataset."""
+    entries: dict[str, EvalMetric] = {}
+    for measure, groups in scores.items():
+        for group, value in groups.items():
+            if group == "all":
+                entries[measure] = EvalMetric(name=measure, group=measure, value=value)
+            else:
+                params = {"metric": {"name": f"bediscover_inspect/{measure}", "params": {"stat": "value"}},
+                          "group_key": "dataset", "name_template": f"{measure}_{{group_name}}"}
+                entries[f"{measure}_{group}"] = EvalMetric(name=f"{measure}_{group}", group="grouped",
+                                                           value=value, params=params)
+    return entries
 
-    return score
 
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory) -> EvalLog:
-    """One real (tiny) log whose header the synthetic logs reuse."""
-    task = Task(dataset=[Sample(input="x", target="A", id="a", metadata={"dataset": "d"})], solver=generate(),
-                scorer=_toy_scorer(), name="toy")
-    [log] = eval(task, model=scripted_model(["A"]), log_dir=str(tmp_path_factory.mktemp("tpl")), display="none")
-    assert log.status == "success"
-    return log
+TABLE7_QWEN3 = {False: {"max_tokens": 2048, "temperature": 0.7, "top_p": 0.8},
+                True: {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95}}
+"""Appendix A, Table 7, the Qwen3 rows: what a run in the paper's setting sends."""
 
 
 def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed: int, reasoning: bool,
               scores: dict[str, dict[str, float]], task_args: dict | None = None, samples: int = 10,
-              status: str = "success", ours: bool = True) -> Path:
+              status: str = "success", ours: bool = True, generate: dict | None = None,
+              dataset_samples: int | None = None, name: str | None = None, metadata: dict | None = None,
+              limit: int | None = None) -> Path:
+    """A synthetic suite log: ``samples`` scored of ``dataset_samples`` (default: all; ``limit`` as
+    ``--limit``), generated with ``generate`` (default: Table 7's Qwen3 setting of the mode); ``metadata`` is
+    merged into the task metadata (``data``, ``absent``, ``parameters``)."""
     log = template.model_copy(deep=True)
     log.status = status
-    log.eval.metadata = {"benchmark": "BeDiscovER", "task": task} if ours else {"task": task}
+    log.eval.metadata = ({"benchmark": "BeDiscovER", "task": task} if ours else {"task": task}) | (metadata or {})
+    log.eval.config.limit = limit
     log.eval.task = f"bediscover_inspect/{task}"
     log.eval.model = model
     log.eval.task_args = {"reasoning": reasoning} | (task_args or {})
     log.plan.config.seed = seed
+    for key, value in (TABLE7_QWEN3[reasoning] if generate is None else generate).items():
+        setattr(log.plan.config, key, value)
     log.results.completed_samples = samples
     log.results.total_samples = samples
-    log.results.scores = [
-        EvalScore(name="s", scorer="s", metrics={
-            f"{measure}/{g}": EvalMetric(name=f"{measure}/{g}", group="s_measures", value=v)
-            for measure, groups in scores.items() for g, v in groups.items()})
-    ]
-    path = directory / f"{task}_{model.replace('/', '-')}_{reasoning}_{seed}_{status}.eval"
+    log.eval.dataset.samples = samples if dataset_samples is None else dataset_samples
+    log.results.scores = [EvalScore(name="s", scorer="s", metrics=suite_entries(scores))]
+    path = directory / (name or f"{task}_{model.replace('/', '-')}_{reasoning}_{seed}_{status}.eval")
     write_eval_log(log, str(path))
     return path
 
@@ -81,13 +81,15 @@ def log_dir(template, tmp_path) -> Path:
                   task_args={"prompt": "def"},
                   scores={"accuracy": {"just-manual": acc[seed], "all": acc[seed]},
                           "invalid": {"just-manual": 0.1 * (seed == 0), "all": 0.0},
-                          "reasoning_tokens": {"just-manual": tok[seed], "all": tok[seed]}})
+                          "reasoning_tokens": {"just-manual": tok[seed], "all": tok[seed]},
+                          "output_tokens": {"just-manual": tok[seed] + 4, "all": tok[seed] + 4}})
     # w/o reasoning: seed 42 missing, and the sentence_ordering task only in this mode
     for seed in (0, 1):
         write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=seed, reasoning=False,
                   task_args={"prompt": "def"},
                   scores={"accuracy": {"just-manual": 0.2 + 0.1 * seed, "all": 0.25},
-                          "reasoning_tokens": {"just-manual": 3.0, "all": 3.0}})
+                          "reasoning_tokens": {"just-manual": 0.0, "all": 0.0},
+                          "output_tokens": {"just-manual": 3.0, "all": 3.0}})
     for seed in (0, 1, 42):
         write_log(template, tmp_path, task="sentence_ordering", model=QWEN, seed=seed, reasoning=False,
                   scores={"pmr": {"nips-abs": 0.1, "all": 0.1}, "reasoning_tokens": {"nips-abs": 0.0, "all": 0.0}})
@@ -144,8 +146,11 @@ def test_build_report_writes_tables_with_paper_numbers(log_dir, tmp_path_factory
     # Table 14 (Just-Manual, "definition" prompt), Qwen3-1.7B w/ reasoning: 40.7 ± 4.2
     assert (cell.paper_model, cell.paper_table, cell.paper_mean, cell.paper_std) == ("Qwen3-1.7B", 14, 40.7, 4.2)
     assert cell["diff"] == pytest.approx(33.0 - 40.7)
-    tok = cells[(cells.reasoning == "on") & (cells.measure == "reasoning_tokens") & (cells.group == "just-manual")]
-    assert tok.iloc[0].paper_mean == 1624.0
+    # the paper's tok. (Table 14: 1624 w/ reasoning, 3 w/o) is set beside output_tokens, not reasoning_tokens
+    tok = cells[(cells.measure == "output_tokens") & (cells.group == "just-manual")].set_index("reasoning")
+    assert (tok.loc["on", "paper_mean"], tok.loc["on", "mean"], tok.loc["off", "paper_mean"]) == (1624.0, 524.0, 3.0)
+    reasoning = cells[(cells.measure == "reasoning_tokens") & (cells.group == "just-manual")]
+    assert reasoning.paper_mean.isna().all() and set(reasoning["mean"]) == {520.0, 0.0}
     so = cells[(cells.task == "sentence_ordering") & (cells.measure == "pmr") & (cells.group == "nips-abs")].iloc[0]
     # Table 34 (NeurIPS abstracts), Qwen3-1.7B w/o reasoning: Pmr 3.7 ± 0.0; ours 10.0
     assert (so.paper_table, so.paper_mean, so["diff"]) == (34, 3.7, pytest.approx(6.3))
@@ -174,23 +179,30 @@ def test_settings_and_groups_match_the_right_paper_table():
     hit = match_paper(paper, "dialogue_parsing", "dataset", "stac", "dataset=all,mode=incremental,subset=paper",
                       "vllm/Qwen/Qwen3-14B", "on", "", "link_f1")
     assert (hit.table, hit["mean"], hit["std"]) == (39, 61.3, 0.5)  # Table 6 prints the std as 0.8
-    # temporal reasoning: context=sentences is the "without context" table (Table 24, TDD-Man)
+    # temporal reasoning, TDD-Man: the captions of Tables 24 and 25 read as swapped, so the full document is
+    # Table 24 and the event sentences Table 25, each hit saying so (TBD keeps its captions: 23 / 22)
     hit = match_paper(paper, "temporal_reasoning", "dataset", "tdd-man", "context=sentences,dataset=all",
                       "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
-    assert (hit.table, hit["mean"]) == (24, 27.5)
+    assert (hit.table, hit["mean"]) == (25, 24.9) and "Tables 24 and 25" in hit.reading_note
+    hit = match_paper(paper, "temporal_reasoning", "dataset", "tdd-man", "context=document,dataset=all",
+                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    assert (hit.table, hit["mean"]) == (24, 27.5) and "Tables 24 and 25" in hit.reading_note
+    hit = match_paper(paper, "temporal_reasoning", "dataset", "tbd", "context=document,dataset=all",
+                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    assert (hit.table, hit["mean"], hit.reading_note) == (23, 27.8, "")
     # DISRPT: framework group (Table 4, reported "w/ reasoning"), language (Table 27), corpus (Table 28)
     hit = match_paper(paper, "discourse_relations", "framework", "pdtb", "", "openai/gpt-5-mini", "on", "high",
-                      "accuracy_by_framework")
+                      "accuracy")
     assert (hit.table, hit["mean"]) == (4, 47.4)
     hit = match_paper(paper, "discourse_relations", "language", "tha", "", "vllm/Qwen/Qwen3-14B", "on", "",
-                      "accuracy_by_language")
+                      "accuracy")
     assert (hit.table, hit["mean"]) == (27, 55.8)
     hit = match_paper(paper, "discourse_relations", "dataset", "deu.pdtb.pcc", "", "vllm/Qwen/Qwen3-8B", "off", "",
                       "accuracy")
     assert (hit.table, hit["mean"], hit["std"]) == (28, 20.6, 0.5)
-    # ToT category (Table 26): the measure accuracy_by_category groups by the sample metadata "category"
+    # ToT category (Table 26): accuracy grouped by the sample metadata "category"
     hit = match_paper(paper, "temporal_reasoning", "category", "tz", "context=document,dataset=all",
-                      "vllm/Qwen/Qwen3-8B", "off", "", "accuracy_by_category")
+                      "vllm/Qwen/Qwen3-8B", "off", "", "accuracy")
     assert (hit.table, hit["mean"], hit["std"]) == (26, 45.3, 0.7)
     # a prompt style the run does not name: several paper settings, so no guess
     assert match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "",
@@ -280,6 +292,19 @@ def test_a_log_in_the_old_one_score_per_measure_layout_is_skipped_with_a_reason(
     assert 9 not in set(read.scores.seed) and not read.scores.empty
 
 
+def test_a_log_in_the_old_one_metric_per_scorer_layout_is_skipped_with_a_reason(log_dir, template):
+    """Logs of task version 1 had one metric per scorer with entries ``<measure>/<group>``: named, not misread."""
+    old = template.model_copy(deep=True)
+    old.eval.metadata = {"benchmark": "BeDiscovER", "task": "discourse_markers"}
+    old.eval.task = "bediscover_inspect/discourse_markers"
+    old.plan.config.seed = 8
+    old.results.scores = [EvalScore(name="s", scorer="s", metrics={
+        "accuracy/all": EvalMetric(name="accuracy/all", group="discourse_marker_measures", value=0.9)})]
+    write_eval_log(old, str(log_dir / "old_v1.eval"))
+    reasons = {Path(p).name: reason for p, reason in read_log_scores(log_dir).skipped}
+    assert reasons["old_v1.eval"].startswith(NO_MEASURES) and "re-run" in reasons["old_v1.eval"]
+
+
 def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, tmp_path):
     """``inspect eval evals/x.py`` logs task ``x``, ``bediscover run`` logs ``bediscover_inspect/x``: one run."""
     first = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
@@ -287,7 +312,7 @@ def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, t
     second = read_eval_log(str(first))
     second.eval.task = "discourse_markers"
     second.eval.created = "2099-01-01T00:00:00+00:00"
-    second.results.scores[0].metrics["accuracy/just-manual"].value = 0.4
+    second.results.scores[0].metrics["accuracy_just-manual"].value = 0.4
     write_eval_log(second, str(tmp_path / "from_eval_file.eval"))
     read = read_log_scores(tmp_path)
     assert list(read.scores["value"]) == [0.4]
@@ -301,7 +326,7 @@ def test_a_later_smoke_run_never_replaces_a_fuller_run_of_the_same_seed(template
     smoke = read_eval_log(str(full))
     smoke.eval.created = "2099-01-01T00:00:00+00:00"
     smoke.results.completed_samples = 5
-    smoke.results.scores[0].metrics["accuracy/just-manual"].value = 0.8
+    smoke.results.scores[0].metrics["accuracy_just-manual"].value = 0.8
     write_eval_log(smoke, str(tmp_path / "smoke.eval"))
     read = read_log_scores(tmp_path)
     assert list(read.scores["value"]) == [0.2] and list(read.scores["samples"]) == [400]
@@ -317,7 +342,7 @@ def test_epochs_do_not_make_a_smoke_run_look_larger(template, tmp_path):
     smoke.eval.created = "2099-01-01T00:00:00+00:00"
     smoke.eval.config.epochs = 2
     smoke.results.completed_samples = 6
-    smoke.results.scores[0].metrics["accuracy/just-manual"].value = 0.8
+    smoke.results.scores[0].metrics["accuracy_just-manual"].value = 0.8
     write_eval_log(smoke, str(tmp_path / "smoke_epochs.eval"))
     read = read_log_scores(tmp_path)
     assert list(read.scores["value"]) == [0.2]
@@ -337,10 +362,34 @@ def test_samples_column_counts_distinct_samples_not_epochs(template, tmp_path):
 def test_markdown_cells_escape_pipes_and_line_breaks():
     import pandas as pd
 
-    from bediscover_inspect.report.tables import _markdown
+    from bediscover_inspect.report.render import markdown
 
     table = pd.DataFrame({"group": ["a|b", "two\nlines", "cr\rlf\r\nend", "back\\|slash"],
                           "value": [1.5, float("nan"), 2.0, 3.0]})
-    assert _markdown(table).splitlines() == ["| group | value |", "|---|---|", "| a\\|b | 1.5 |",
+    assert markdown(table).splitlines() == ["| group | value |", "|---|---|", "| a\\|b | 1.5 |",
                                              "| two lines |  |", "| cr lf end | 2.0 |",
                                              "| back\\\\\\|slash | 3.0 |"]
+
+
+def test_tdd_man_is_compared_with_the_swapped_tables_and_the_report_says_so(template, tmp_path):
+    """Full-document TDD-Man (context=document) is Table 24, event sentences Table 25 (captions read as swapped);
+    the cell carries the note, the task table a "paper note" column, report.md a line; TBD cells carry none."""
+    for context, value in (("document", 0.30), ("sentences", 0.20)):
+        write_log(template, tmp_path / "logs", task="temporal_reasoning", model="vllm/Qwen/Qwen3-14B", seed=0,
+                  reasoning=True, task_args={"context": context},
+                  scores={"micro_f1": {"tdd-man": value, "tbd": value}}, name=f"tr_{context}.eval")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReportWarning)
+        report = build_report(tmp_path / "logs", tmp_path / "out", plots=False)
+    cells = report.cells[report.cells.measure == "micro_f1"].set_index(["group", "variant"])
+    document, sentences = cells.loc[("tdd-man", "context=document")], cells.loc[("tdd-man", "context=sentences")]
+    assert (document.paper_table, document.paper_mean) == (24, 29.5)  # = Table 3's TDD-Man, Qwen3-14B
+    assert (sentences.paper_table, sentences.paper_mean) == (25, 24.0)
+    assert "Tables 24 and 25 are read as swapped" in document.paper_note
+    assert cells.loc[("tbd", "context=document"), "paper_table"] == 23
+    assert cells.loc[("tbd", "context=document"), "paper_note"] == ""
+    md = (tmp_path / "out" / "temporal_reasoning.md").read_text()
+    assert "| paper note |" in md.splitlines()[2]
+    assert "| TDD-Man: Tables 24/25 read with their captions swapped (see Notes) |" in md
+    assert "- where the paper is ambiguous: TDD-Man: the captions of Tables 24 and 25 are read as swapped" in (
+        tmp_path / "out" / "report.md").read_text()

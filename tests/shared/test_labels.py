@@ -19,9 +19,12 @@ def test_longest_alternative_wins_and_word_boundaries():
     assert parse_label("beforehand, nothing", TBD).label is None  # no whole-word label
 
 
-def test_first_mention_and_ambiguity():
+def test_rejected_label_is_not_named_and_two_named_labels_are_ambiguous():
     parsed = parse_label("Temporal. It is not Emphatic here.", JUST)
-    assert parsed.label == "Temporal" and parsed.ambiguous and parsed.candidates == ("Temporal", "Emphatic")
+    assert parsed.label == "Temporal" and not parsed.ambiguous and parsed.rule == "single"
+    assert parsed.candidates == ("Temporal", "Emphatic")
+    parsed = parse_label("Temporal. It is also Emphatic here.", JUST)
+    assert parsed.invalid and parsed.ambiguous and parsed.candidates == ("Temporal", "Emphatic")
 
 
 def test_echo_of_label_list_is_invalid():
@@ -36,5 +39,5 @@ def test_echo_of_label_list_is_invalid():
 def test_aliases_and_reasoning():
     assert parse_label("Exclusive", JUST, {"Exclusive": "Exclusionary"}).label == "Exclusionary"
     assert parse_label("<think>maybe BEFORE</think>AFTER", TBD).label == "AFTER"
-    assert strip_reasoning("<think>unclosed BEFORE") .strip() == ""
+    assert strip_reasoning("<think>unclosed BEFORE").strip() == ""
     assert normalise("Q-Elab_Uh  'x'") == "q elab uh x"

@@ -12,11 +12,12 @@ from bediscover_inspect.data import DataFormatError
 from bediscover_inspect.temporal_reasoning.dataset import (
     TOT_CATEGORIES,
     event_sentences,
+    load_dataset,
     parse_datasets,
     record_to_sample,
 )
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
-from bediscover_inspect.temporal_reasoning.task import load_samples, temporal_reasoning
+from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import PAPER_TEXT
 
 
@@ -28,7 +29,7 @@ def _records(data_root, folder):
 def samples():
     loaded = {}
     for dataset in ("tbd", "tdd-man", "tot-arithmetic"):
-        loaded[dataset], _ = load_samples([dataset], "paper", None, "document")
+        loaded[dataset] = list(load_dataset(dataset).dataset)
     return loaded
 
 
@@ -109,12 +110,12 @@ def _paper_prompt_lines() -> list[str]:
 
 def test_system_prompts_are_the_papers_words():
     lines = _paper_prompt_lines()
-    relation = [line for line in lines if line.startswith("A conversation") and "temporal relation" in line][0]
-    labels = [line for line in lines if line.startswith("Choose one of the following six labels")][0]
+    relation = next(line for line in lines if line.startswith("A conversation") and "temporal relation" in line)
+    labels = next(line for line in lines if line.startswith("Choose one of the following six labels"))
     assert RELATION_SYSTEM_PROMPT == relation + "\n" + labels
-    tot = [line for line in lines if line.startswith("A conversation") and "arithmetic" in line][0]
+    tot = next(line for line in lines if line.startswith("A conversation") and "arithmetic" in line)
     assert TOT_SYSTEM_PROMPT == tot
-    question = [line for line in lines if line.startswith("Quesiton:")][0]
+    question = next(line for line in lines if line.startswith("Quesiton:"))
     template = re.escape(question).replace(re.escape("<EVENT> <EVENT ID>"), r"EVENT e\d+")
     sample = record_to_sample(_first_tbd_record(), "tbd")
     assert re.search(template + r"$", sample.input[-1].text)
@@ -161,7 +162,7 @@ def test_sentences_context_same_sentence_and_far_apart(data_root):
 
 def test_all_sentence_contexts_keep_both_events():
     for dataset in ("tbd", "tdd-man"):
-        loaded, _ = load_samples([dataset], "paper", None, "sentences")
+        loaded = load_dataset(dataset, context="sentences").dataset
         assert all(s.input[-1].text.count("<EVENT e") == 2 for s in loaded)
 
 
@@ -178,19 +179,57 @@ def test_bad_parameters_name_the_choices():
 
 def test_task_metadata_records_provenance():
     task = temporal_reasoning(dataset="tot-arithmetic")
-    data = task.metadata["data"]["tot-arithmetic"]
+    data = task.metadata["data"]["tr/tot-arithmetic/test_id.json"]
     assert data["actual_sha1"] == "766efaae20a7def7f2d2339ce7116c80449afe81" and data["verified"] is True
     assert data["records_used"] == 1850
     assert len(task.dataset) == 1850 and len(task.scorer) == 1
+    assert task.version == 2 and task.metadata["benchmark"] == "BeDiscovER" and task.metadata["absent"] == {}
+    assert task.metadata["parameters"] == {
+        "dataset": ["tot-arithmetic"],
+        "context": "document",
+        "subset": "paper",
+        "reasoning": False,
+    }
+    assert len(temporal_reasoning(dataset="tbd,tdd-man").scorer) == 1 and len(temporal_reasoning().scorer) == 2
+
+
+def test_absent_file_skipped_by_default_and_an_error_when_named(tmp_path, data_root, caplog):
+    import logging
+    import shutil
+
+    from bediscover_inspect.data import DataFileMissingError
+
+    target = tmp_path / "tr" / "tdd-man" / "test_id.json"
+    target.parent.mkdir(parents=True)
+    shutil.copy(data_root / "tr" / "tdd-man" / "test_id.json", target)
+    with caplog.at_level(logging.WARNING):
+        task = temporal_reasoning(data_dir=str(tmp_path))
+    assert {s.metadata["dataset"] for s in task.dataset} == {"tdd-man"} and len(task.dataset) == 1500
+    assert task.metadata["absent"] == {"tbd": "not in this data root", "tot-arithmetic": "not in this data root"}
+    assert task.metadata["parameters"]["dataset"] == ["tdd-man"] and len(task.scorer) == 1  # relation scorer only
+    assert any("absent and skipped" in r.getMessage() and "tbd" in r.getMessage() for r in caplog.records)
+    with pytest.raises(DataFileMissingError, match="tot-arithmetic"):
+        temporal_reasoning(dataset="tdd-man,tot-arithmetic", data_dir=str(tmp_path))
 
 
 @pytest.mark.parametrize(
     ("record", "field"),
     [
         ({"id": 7, "document": "x <EVENT e1>a</EVENT> <EVENT e2>b</EVENT>", "types": ["EVENT e1", "EVENT e2"]}, "gold"),
-        ({"id": 7, "document": "x <EVENT e1>a</EVENT>", "types": ["EVENT e1", "EVENT e2"], "gold": "BEFORE"}, "document"),
+        (
+            {"id": 7, "document": "x <EVENT e1>a</EVENT>", "types": ["EVENT e1", "EVENT e2"], "gold": "BEFORE"},
+            "document",
+        ),
         ({"id": 7, "document": "x", "types": ["e1", "e2"], "gold": "BEFORE"}, "types"),
-        ({"id": 7, "document": "x <EVENT e1>a</EVENT> <EVENT e2>b</EVENT>", "types": ["EVENT e1", "EVENT e2"], "gold": "VAGUE"}, "gold"),
+        (
+            {
+                "id": 7,
+                "document": "x <EVENT e1>a</EVENT> <EVENT e2>b</EVENT>",
+                "types": ["EVENT e1", "EVENT e2"],
+                "gold": "VAGUE",
+            },
+            "gold",
+        ),
     ],
 )
 def test_bad_relation_record_names_file_record_and_field(record, field):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 
@@ -11,17 +13,29 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput, ModelUsage, get_model
+from sklearn.metrics import precision_recall_fscore_support
 
-from bediscover_inspect.metrics import measures_by_group
+from bediscover_inspect.metrics import micro_f1_stderr, read_results
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import REPO_ROOT
 from tests.helpers import answer_with, scripted_model
 
 
-def _metrics(log, scorer: str) -> dict[str, dict[str, float]]:
-    """``{score key: {group: value}}`` of one scorer in an eval log."""
-    return measures_by_group(log, scorer)
+def _metrics(log, scorer: str, group_key: str = "dataset") -> dict[str, dict[str, float]]:
+    """``{measure: {group: value}}`` of one scorer: the groups of ``group_key``, plus ``"all"`` (the overall
+    value) for ``dataset``."""
+    keys = (group_key, "all") if group_key == "dataset" else (group_key,)
+    out: dict[str, dict[str, float]] = {}
+    for row in read_results(log):
+        if row["scorer"] == scorer and row["group_key"] in keys:
+            out.setdefault(row["measure"], {})[row["group"]] = row["value"]
+    return out
+
+
+def _stderr(log, scorer: str, measure: str, group: str = "all") -> float:
+    [row] = [r for r in read_results(log) if r["scorer"] == scorer and r["measure"] == measure and r["group"] == group]
+    return row["stderr"]
 
 
 def _scored(log, scorer: str) -> int:
@@ -50,10 +64,14 @@ def test_gold_answers_score_one(tmp_path):
     for key in ("micro_f1", "accuracy", "weighted_precision", "weighted_recall", "weighted_f1"):
         assert relation[key] == {"tbd": 1.0, "tdd-man": 1.0, "all": 1.0}, key
     assert relation["invalid"] == {"tbd": 0.0, "tdd-man": 0.0, "all": 0.0}
+    assert relation["ambiguous"] == {"tbd": 0.0, "tdd-man": 0.0, "all": 0.0}
     tot = _metrics(log, "tot_scorer")
-    assert tot["accuracy"] == {"tot-arithmetic": 1.0}  # one dataset: no "all" beside the relation scorer's
-    assert tot["accuracy_by_category"] == {c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz")}
+    assert tot["accuracy"] == {"tot-arithmetic": 1.0, "all": 1.0}  # each scorer's overall covers its own samples
+    assert _metrics(log, "tot_scorer", "category")["accuracy"] == {
+        c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz")
+    }
     assert tot["invalid"]["tot-arithmetic"] == 0.0
+    assert set(tot) == {"accuracy", "invalid", "output_tokens", "reasoning_tokens"}
 
 
 SCRIPT = {
@@ -87,6 +105,7 @@ def test_scripted_answers_hand_computed(tmp_path):
     assert log.status == "success" and log.results.completed_samples == 9
     relation = _metrics(log, "relation_scorer")
     # right: 0, 1, 4; wrong: 2, 5; invalid: 3
+    hits = [1.0, 1.0, 0.0, 0.0, 1.0, 0.0]
     assert relation["accuracy"]["tbd"] == pytest.approx(3 / 6)
     assert relation["micro_f1"]["tbd"] == pytest.approx(3 / 6)
     assert relation["weighted_recall"]["tbd"] == pytest.approx(3 / 6)
@@ -95,10 +114,28 @@ def test_scripted_answers_hand_computed(tmp_path):
     # F1: BEFORE 2/3, INCLUDES 2/3, IS_INCLUDED 0, SIMULTANEOUS 1
     assert relation["weighted_f1"]["tbd"] == pytest.approx((2 * 2 / 3 + 2 * 2 / 3 + 1) / 6)
     assert relation["invalid"]["tbd"] == pytest.approx(1 / 6)
+    assert relation["ambiguous"]["tbd"] == 0.0
     assert "tot-arithmetic" not in relation["accuracy"]
+    assert relation["accuracy"]["all"] == pytest.approx(3 / 6)  # the overall value covers the relation samples only
+    # uncertainty: Inspect's stderr of the 0/1 mean (sample std / sqrt(n)); micro-F1 by seeded bootstrap
+    assert _stderr(log, "relation_scorer", "accuracy", "tbd") == pytest.approx(statistics.stdev(hits) / 6**0.5)
+    gold = ["BEFORE", "INCLUDES", "INCLUDES", "IS_INCLUDED", "SIMULTANEOUS", "BEFORE"]
+    pred = ["BEFORE", "INCLUDES", "AFTER", "<invalid>", "SIMULTANEOUS", "NONE"]
+    micro_se = _stderr(log, "relation_scorer", "micro_f1", "tbd")
+    assert 0.1 < micro_se < 0.3 and micro_se == pytest.approx(micro_f1_stderr(gold, pred))
+    # per-class P/R/F1 of the gold labels, against scikit-learn
+    labels = sorted(set(gold))
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
+    [entries] = [s.metrics for s in log.results.scores if s.name == "relation_scorer" and "f1_BEFORE" in s.metrics]
+    for i, label in enumerate(labels):
+        assert (
+            entries[f"precision_{label}"].value,
+            entries[f"recall_{label}"].value,
+            entries[f"f1_{label}"].value,
+        ) == pytest.approx((p[i], r[i], f[i])), label
     tot = _metrics(log, "tot_scorer")
-    assert tot["accuracy"] == {"tot-arithmetic": pytest.approx(1 / 3)}
-    assert tot["accuracy_by_category"] == {"as": 1.0, "cmp": 0.0, "tz": 0.0}
+    assert tot["accuracy"] == {"tot-arithmetic": pytest.approx(1 / 3), "all": pytest.approx(1 / 3)}
+    assert _metrics(log, "tot_scorer", "category")["accuracy"] == {"as": 1.0, "cmp": 0.0, "tz": 0.0}
     assert tot["invalid"]["tot-arithmetic"] == pytest.approx(1 / 3)
     assert tot["output_tokens"]["tot-arithmetic"] == pytest.approx((3 + 3 + 2) / 3)  # whitespace words of the answers
     assert systems["tbd_0"] == RELATION_SYSTEM_PROMPT and systems["tot-arithmetic_0"] == TOT_SYSTEM_PROMPT
@@ -107,10 +144,38 @@ def test_scripted_answers_hand_computed(tmp_path):
     assert "tot_scorer" not in samples["tbd_3"].scores and "relation_scorer" not in samples["tot-arithmetic_0"].scores
 
 
+@pytest.mark.parametrize(
+    ("ids", "empty", "scored"),
+    [
+        (["tbd_0", "tdd-man_0"], "tot_scorer", "relation_scorer"),
+        (["tot-arithmetic_0"], "relation_scorer", "tot_scorer"),
+    ],
+)
+def test_a_scorer_without_samples_reports_no_groups_and_does_not_crash(tmp_path, ids, empty, scored):
+    """Each scorer returns None for the other kind: with ``--sample-id`` of one kind only, the other scorer gets no
+    score at all (not an unscored one), its metrics run on the empty list, and its mean measures are NaN."""
+    [log] = inspect_eval(
+        temporal_reasoning(),
+        solver=answer_with(lambda state: str(state.metadata["gold"])),
+        model="mockllm/model",
+        sample_id=ids,
+        display="none",
+        log_dir=str(tmp_path),
+    )
+    assert log.status == "success"
+    counts = {s.scorer: (s.scored_samples, s.unscored_samples) for s in log.results.scores}
+    assert counts == {empty: (0, 0), scored: (len(ids), 0)}
+    assert all(set(sample.scores) == {scored} for sample in log.samples)
+    rows = [r for r in read_results(log) if r["scorer"] == empty]
+    assert {r["group"] for r in rows} == {"all"}  # no per-group entries without samples
+    assert math.isnan(_metrics(log, empty)["accuracy"]["all"]) and math.isnan(_metrics(log, empty)["invalid"]["all"])
+    assert _metrics(log, scored)["accuracy"]["all"] == 1.0
+
+
 def test_reasoning_content_is_never_parsed(tmp_path):
     """The label / dict sits only in a reasoning block: the answer text is empty of it, so invalid."""
 
-    def outputs(input, tools, tool_choice, config):  # noqa: ANN001 (mockllm callback signature)
+    def outputs(input, tools, tool_choice, config):  # mockllm callback signature
         is_tot = "temporal arithmetic" in input[0].text
         hidden = '{"answer": "352 BC"}' if is_tot else "BEFORE"
         message = ChatMessageAssistant(
@@ -151,9 +216,29 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
 def test_cli_single_dataset_runs_with_plain_mockllm(data_root, tmp_path):
     env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
     proc = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", "evals/temporal_reasoning.py", "-T", "dataset=tot-arithmetic",
-         "--model", "mockllm/model", "--limit", "3", "--log-dir", str(tmp_path), "--display", "none"],
-        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "evals/temporal_reasoning.py",
+            "-T",
+            "dataset=tot-arithmetic",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "3",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "none",
+        ],
+        check=False,
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     [info] = list_eval_logs(str(tmp_path))
@@ -162,4 +247,5 @@ def test_cli_single_dataset_runs_with_plain_mockllm(data_root, tmp_path):
     assert {s.scorer for s in log.results.scores} == {"tot_scorer"}
     # mockllm's canned text holds no answer dict: invalid, counted
     assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
-    assert log.eval.metadata["data"]["tot-arithmetic"]["verified"] is True
+    assert log.eval.metadata["data"]["tr/tot-arithmetic/test_id.json"]["verified"] is True
+    assert log.eval.metadata["parameters"]["dataset"] == ["tot-arithmetic"] and log.eval.task_version == 2

@@ -6,7 +6,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
-from bediscover_inspect.metrics import INVALID_ANSWER, measures_by_group
+from bediscover_inspect.metrics import INVALID_ANSWER, read_results
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS, RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 
@@ -40,4 +40,5 @@ def test_embedded_model_one_sample_per_dataset(tmp_path):
     assert tot.messages[0].text == TOT_SYSTEM_PROMPT
     score = tot.scores["tot_scorer"]
     assert score.value["invalid"] == (1.0 if score.answer == INVALID_ANSWER else 0.0)
-    assert set(measures_by_group(log, "tot_scorer")["accuracy_by_category"]) == {"tz"}
+    rows = read_results(log)
+    assert {r["group"] for r in rows if r["scorer"] == "tot_scorer" and r["group_key"] == "category"} == {"tz"}

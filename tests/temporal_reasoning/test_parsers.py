@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bediscover_inspect.labels import parse_label
-from bediscover_inspect.metrics import micro_f1
+from bediscover_inspect.metrics import micro_f1_of
 from bediscover_inspect.temporal_reasoning.dataset import TOT_CATEGORIES
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_ALIASES, RELATION_LABELS
 from bediscover_inspect.temporal_reasoning.tot_answers import (
@@ -151,8 +151,8 @@ def test_scalar_normalisation_by_hand():
 def test_micro_f1_equals_accuracy_by_hand():
     gold = ["BEFORE", "AFTER", "NONE", "NONE", "INCLUDES"]
     pred = ["BEFORE", "NONE", "NONE", "<invalid>", "INCLUDES"]
-    assert micro_f1(gold, pred) == pytest.approx(3 / 5)
-    assert micro_f1([], []) == 0.0
+    assert micro_f1_of(gold, pred) == pytest.approx(3 / 5)
+    assert micro_f1_of([], []) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -165,7 +165,7 @@ def test_micro_f1_equals_accuracy_by_hand():
         ("Answer: AFTER", "AFTER"),
         ("<think>BEFORE or AFTER?</think>SIMULTANEOUS", "SIMULTANEOUS"),
         ("Vague", "NONE"),
-        ("e4 is included in e5", "IS_INCLUDED"),
+        ("e4 IS_INCLUDED in e5", "IS_INCLUDED"),
         ("During the war, e4 came AFTER e5", "AFTER"),
         ("NONE", "NONE"),
         ("[BEFORE]", "BEFORE"),
@@ -179,7 +179,11 @@ def test_relation_invalid_and_ambiguous():
     assert parse_label("I cannot tell.", RELATION_LABELS, RELATION_ALIASES).invalid
     assert parse_label("", RELATION_LABELS, RELATION_ALIASES).invalid
     parsed = parse_label("BEFORE, not AFTER", RELATION_LABELS, RELATION_ALIASES)
-    assert parsed.label == "BEFORE" and parsed.ambiguous
+    assert parsed.label == "BEFORE" and not parsed.ambiguous  # AFTER is rejected
+    parsed = parse_label("BEFORE, or AFTER", RELATION_LABELS, RELATION_ALIASES)
+    assert parsed.invalid and parsed.ambiguous
+    # lower case in a sentence is not a label of this capitalised set
+    assert parse_label("e4 is included in e5", RELATION_LABELS, RELATION_ALIASES).invalid
     # "includes" must not be read inside "is_included" and vice versa
     assert parse_label("IS_INCLUDED", RELATION_LABELS, RELATION_ALIASES).candidates == ("IS_INCLUDED",)
 

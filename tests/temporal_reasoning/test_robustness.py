@@ -153,12 +153,20 @@ def test_relation_scorer_records_echo_and_ambiguous():
     echoed = asyncio.run(score(state, Target("BEFORE")))
     assert echoed.metadata["echo"] is True and echoed.value["invalid"] == 1.0 and echoed.value["accuracy"] == 0.0
     assert echoed.metadata["candidates"] == ["BEFORE", "AFTER", "NONE"]
-    two = asyncio.run(score(_state("BEFORE, not AFTER", {"dataset": "tbd", "gold": "BEFORE"}), Target("BEFORE")))
-    assert two.metadata["echo"] is False and two.metadata["ambiguous"] is True and two.value["accuracy"] == 1.0
+    assert echoed.answer == "<invalid>" and echoed.value["ambiguous"] == 1.0  # several labels, no choice
+    two = asyncio.run(score(_state("BEFORE, or AFTER", {"dataset": "tbd", "gold": "BEFORE"}), Target("BEFORE")))
+    assert two.metadata["echo"] is False and two.value["ambiguous"] == 1.0 and two.value["accuracy"] == 0.0
+    assert two.value["invalid"] == 1.0
+    # a sample of the other kind gets no score from this scorer (not an unscored one)
+    assert (
+        asyncio.run(score(_state("BEFORE", {"dataset": "tot-arithmetic", "gold": "{'answer': '1'}"}), Target("")))
+        is None
+    )
 
 
 def test_tot_scorer_counts_placeholder_answer_invalid():
     metadata = {"dataset": "tot-arithmetic", "gold": "{'answer': '352 BC'}", "category": "as"}
     result = asyncio.run(tot_scorer()(_state('{"answer": <year> <era>}', metadata), Target("x")))
     assert result.value["invalid"] == 1.0 and result.value["accuracy"] == 0.0
-    assert result.metadata["parse_notes"] == ["placeholder"]
+    assert result.metadata["parse_notes"] == ["placeholder"] and result.answer == "<invalid>"
+    assert asyncio.run(tot_scorer()(_state("{}", {"dataset": "tbd", "gold": "BEFORE"}), Target("BEFORE"))) is None

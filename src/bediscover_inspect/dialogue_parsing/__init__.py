@@ -1,5 +1,5 @@
-"""Task (5) Dialogue Discourse Parsing: STAC, Molweni, MSDC, incremental or single-turn."""
+"""Task (5) of BeDiscovER: dialogue discourse parsing (STAC, Molweni, MSDC; incremental or single-turn)."""
 
-from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+from .task import dialogue_parsing
 
 __all__ = ["dialogue_parsing"]

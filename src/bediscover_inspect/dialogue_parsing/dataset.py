@@ -1,21 +1,23 @@
-"""Loading the dialogue-parsing files: one sample per record (single turn) or per dialogue (incremental).
+"""Loading Task (5) data: one sample per record (single turn) or per dialogue (incremental).
 
-Data: ``ddp/{stac,molweni,msdc}/test_id.json`` of the authors' release (1045 / 3930 / 4914 records, one per
-new turn j >= 1; ``doc_id`` = ``<dialogue>_<j:02d>``; ``context``, ``structure``, ``new_turn``, ``gold``;
-format documented in ``shared/data/upstream/dialogue_parsing/SOURCE.md``).
+Files (authors' release): ``ddp/{stac,molweni,msdc}/test_id.json``, 1045 / 3930 / 4914 records in 109 / 500 / 101
+dialogues. There is one record per new turn j >= 1: ``doc_id`` = ``<dialogue>_<j:02d>``, ``context`` (the last 17
+utterances, one a line), ``structure`` (the gold relations whose head is in that window), ``new_turn`` and
+``gold``. The paper uses every record (fraction 1.0), so ``subset="paper"`` and ``"full"`` are the same here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from bediscover_inspect.data import DataFormatError, LoadedRecords, load_records, require_field
-from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
-from bediscover_inspect.dialogue_parsing.relations import format_relations, parse_gold, window_start
-from bediscover_inspect.generation import prompt_messages
+from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..generation import prompt_messages
+from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
+from .relations import format_relations, parse_gold, window_start
 
 DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
 """Dataset names (paper Table 6 columns; folders under ``ddp/``)."""
@@ -23,14 +25,28 @@ DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
 DATA_FILES: dict[str, str] = {name: f"ddp/{name}/test_id.json" for name in DATASETS}
 """Dataset -> file under the data root."""
 
-TURN_COUNTS: dict[str, int] = {"stac": 1045, "molweni": 3930, "msdc": 4914}
-"""Records (= new turns) per dataset (paper Table 1; ``data/ddp/README.md`` of the authors)."""
-
-DIALOGUE_COUNTS: dict[str, int] = {"stac": 109, "molweni": 500, "msdc": 101}
-"""Dialogues per dataset (SOURCE.md: STAC 109, Molweni 500, MSDC TEST_101)."""
-
 MODES: tuple[str, ...] = ("incremental", "single-turn")
 """Task modes: the paper's "auto-regressive" main setting and its oracle "single turn" (Appendix C.5)."""
+
+
+def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
+    """The ``dataset`` parameter as names in :data:`DATASETS` order (:func:`bediscover_inspect.data.select_datasets`).
+
+    Raises:
+        ValueError: an unknown name or an empty selection; the message lists the valid choices.
+    """
+    return select_datasets(dataset, DATASETS, "dataset")
+
+
+def check_mode(mode: str) -> str:
+    """Return ``mode`` if it is one of :data:`MODES`.
+
+    Raises:
+        ValueError: any other value, naming the valid choices.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {list(MODES)}, got {mode!r}")
+    return mode
 
 
 @dataclass(frozen=True)
@@ -107,11 +123,6 @@ def check_record(
     return Turn(turn, doc_id, record.get("id"), record["new_turn"], format_relations(gold))
 
 
-def load_dataset_records(dataset: str, subset: str, data_dir: str | None) -> LoadedRecords:
-    """The records of one dataset (``data.load_records``; ``subset`` "paper" = all records for ddp)."""
-    return load_records(DATA_FILES[dataset], data_dir=data_dir, subset=subset)
-
-
 def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: str = "", index: int = 0) -> Sample:
     """Single-turn sample (the paper's oracle "single turn"): the record's own context and gold structure.
 
@@ -120,7 +131,8 @@ def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: st
     (utterances of the record's dialogue, :func:`dialogue_lengths`: the valid parents of a predicted relation
     are ``0 … n_edus - 1`` but j, ``relations`` module rule 4).
     """
-    turn = check_record(record, file or DATA_FILES[dataset], index, RELATIONS[dataset], n_edus)
+    file = file or DATA_FILES[dataset]
+    turn = check_record(record, file, index, RELATIONS[dataset], n_edus)
     dialogue, _ = split_doc_id(turn.doc_id, file, index)
     return Sample(
         id=f"{dataset}_{turn.doc_id}",
@@ -217,29 +229,41 @@ def dialogue_to_sample(dialogue: str, items: list[tuple[int, dict[str, Any]]], d
     )
 
 
-def build_samples(
-    datasets: list[str], mode: str, subset: str, data_dir: str | None
-) -> tuple[list[Sample], dict[str, Any]]:
-    """All samples of ``datasets`` in ``mode`` and each file's provenance (for the Task metadata)."""
+def load_dataset(
+    dataset: str | Sequence[str] | None = "all",
+    mode: str = "incremental",
+    subset: str = "paper",
+    data_dir: str | None = None,
+) -> LoadedDataset:
+    """Samples of the selected datasets (in :data:`DATASETS` order) in ``mode``, and what was read.
+
+    Args:
+        dataset: the ``dataset`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
+            skipped with a warning, a dataset named explicitly must be there.
+        mode: ``"incremental"`` (one sample per dialogue, :func:`dialogue_to_sample`) or ``"single-turn"`` (one
+            per record, :func:`record_to_sample`).
+        subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record).
+        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+
+    Raises:
+        ValueError: bad dataset, mode or subset. DataFileMissingError: a file is absent (see
+            :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
+    """
+    datasets = parse_datasets(dataset)
+    check_mode(mode)
+    files = load_datasets({name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir,
+                          "dialogue_parsing")
     samples: list[Sample] = []
-    provenance: dict[str, Any] = {}
-    for dataset in datasets:
-        loaded = load_dataset_records(dataset, subset, data_dir)
-        provenance[dataset] = loaded.provenance()
+    for name, loaded in files.records.items():
         file = loaded.resolved.local_path
         if mode == "single-turn":
             lengths = dialogue_lengths(loaded.records, file)
             samples.extend(
-                record_to_sample(r, dataset, lengths[split_doc_id(r["doc_id"], file, i)[0]], file, i)
-                for i, r in enumerate(loaded.records)
+                record_to_sample(record, name, lengths[split_doc_id(record["doc_id"], file, index)[0]], file, index)
+                for index, record in enumerate(loaded.records)
             )
         else:
-            for dialogue, items in group_dialogues(loaded.records, file).items():
-                samples.append(dialogue_to_sample(dialogue, items, dataset, file))
-    return samples, provenance
-
-
-def make_dataset(datasets: list[str], mode: str, subset: str, data_dir: str | None) -> tuple[MemoryDataset, dict]:
-    """:func:`build_samples` wrapped as a named ``MemoryDataset``."""
-    samples, provenance = build_samples(datasets, mode, subset, data_dir)
-    return MemoryDataset(samples, name=f"bediscover_ddp_{'_'.join(datasets)}_{mode}"), provenance
+            samples.extend(dialogue_to_sample(dialogue, items, name, file)
+                           for dialogue, items in group_dialogues(loaded.records, file).items())
+    names = list(files.records)
+    return LoadedDataset(MemoryDataset(samples, name=f"dialogue_parsing_{'+'.join(names)}_{mode}"), files, names)

@@ -1,4 +1,4 @@
-r"""Relation triples ``RELATION(x, y)``: reading model answers and gold strings, window structure, turn counts.
+r"""Relation triples ``RELATION(x, y)``: reading model answers and gold strings, and the window structure.
 
 Terms (SDRT dialogue parsing): an EDU / turn is one numbered utterance ``j. speaker: text``; a relation
 ``LABEL(x, y)`` attaches the *head* y (the new turn) to its *parent* x. Link attachment compares the pairs
@@ -6,17 +6,31 @@ Terms (SDRT dialogue parsing): an EDU / turn is one numbered utterance ``j. spea
 
 Answer parsing rule (the only one used, for the solver's own structure and for scoring alike):
 
-1. only the final completion is read; ``<think>…</think>`` blocks are removed (:func:`labels.strip_reasoning`),
-   markdown emphasis and back-ticks are dropped;
-2. every ``LABEL ( x , y )`` with integer x, y is a *relation read* (spaces, case, ``-`` / ``_`` / spaces
-   inside the label are free; the label is the last one to three words of letters, ``_`` and ``-`` before
-   the bracket);
-3. the label is mapped to the prompt's name: upper case, ``-`` and spaces to ``_``, then :data:`LABEL_ALIASES`
-   (``QAP`` -> ``QA_PAIR``, ``Q-Elab`` -> ``Q_ELABORATION``, ``Clarification_question`` -> ``CLARIF_Q`` …);
-4. a relation is **invalid** (counted, never used, never fed back into a later prompt) when its label is not
+1. only the final completion is read, and of it only the text after the last ``</think>``, cut at an unclosed
+   ``<think>`` (:func:`labels.final_text`); markdown emphasis, ``#`` and back-ticks are dropped;
+2. every ``LABEL ( x , y )`` with integer x, y is a *relation* (spaces, case, ``-`` / ``_`` / spaces inside
+   the label are free; the label is the last one to three words of letters, ``_`` and ``-`` before the
+   bracket, the longest tail of them that names a label of the set, else the last word). A *block* is a run of relations with nothing
+   but white space, ``,`` ``;`` ``/`` ``|`` ``+`` ``&``, dashes, bullets (``-``, ``•``, ``1.``),
+   brackets, quotes or ``and`` between them (a full stop ends a block). Which relations are the answer, first rule that applies:
+
+   * ``marker`` — the block that starts at the last relation marked by an answer marker (the shared
+     :data:`labels.ANSWER_MARKER`: ``Answer:``, ``Final answer:``, ``Structure:``, ``The structure is``,
+     ``Relations:``, ``Corrected:``, ``Actually,``, ``\\boxed{`` …): corrections come last;
+   * ``whole`` / ``leading`` — the block at the start of the answer (only white space, bullets, list
+     numbers, quotes or brackets before it): ``whole`` when nothing but punctuation follows it, ``leading``
+     when prose follows (an explanation after the answer is not read);
+   * ``prose`` — otherwise every relation in the text, except a rejected one (right after ``not``, ``no``,
+     ``rather than``, ``instead of`` …: :func:`labels.rejected`).
+
+   Relations outside the chosen ones are *ignored*: neither read nor invalid, only counted (``ignored``);
+3. the label is mapped to the prompt's name: upper case, runs of ``-``, ``_`` and spaces to one ``_``, then
+   :data:`LABEL_ALIASES` (``dialogue_parsing.aliases``: ``QAP`` -> ``QA_PAIR``, ``Q-Elab`` ->
+   ``Q_ELABORATION``, ``Clarification_question`` -> ``CLARIF_Q``, ``ACK`` -> ``ACKNOWLEDGEMENT`` …);
+4. a relation read is **invalid** (counted, never used, never fed back into a later prompt) when its label is not
    in the dataset's relation set (Appendix B.5 prompt), when y is not the new turn j, or when its parent x is
    not a *valid parent* of j. For a dialogue with utterances ``0 … n−1`` (``n_edus`` = n) the valid parents
-   of the new turn j are exactly ``{0, …, n−1} \ {j}``:
+   of the new turn j are exactly ``{0, …, n−1} \\ {j}``:
 
    * ``0 ≤ x < j`` — any utterance before the new turn. Not only the 17-utterance context window: the
      window is a prompt-size choice, not a constraint of the annotation (19 MSDC gold parents lie before
@@ -33,8 +47,9 @@ Answer parsing rule (the only one used, for the solver's own structure and for s
 5. valid relations are deduplicated (a set per turn), in order of first mention.
 
 Parsing is linear in the answer's length: the numbers are found by a pattern anchored on ``(`` (no
-backtracking across the text), and the label is read backwards from each match on the reversed text
-(:func:`_relation_matches`); a 100,000-character answer of any kind parses in milliseconds.
+backtracking across the text), the label is read backwards from each match on the reversed text
+(:func:`_relation_matches`), and the gaps checked between relations and markers are disjoint; a
+100,000-character answer of any kind parses in milliseconds.
 """
 
 from __future__ import annotations
@@ -43,7 +58,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
-from bediscover_inspect.labels import strip_reasoning
+from bediscover_inspect.labels import final_text, marked, marker_ends, rejected, rejection_ends
+
+from .aliases import LABEL_ALIASES as _LABEL_ALIASES
 
 NUMBERS_PATTERN = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 """The ``( x , y )`` part of a relation. It starts with a literal ``(`` and its only repetitions are runs of one
@@ -62,29 +79,20 @@ MAX_INVALID_CHARS = 200
 """An invalid relation's raw text is kept up to this many characters (then ``…``), to bound the log."""
 
 _MARKUP = re.compile(r"[*`#]")
+"""Markdown dropped before reading (emphasis, code, headers)."""
 
-LABEL_ALIASES: dict[str, str] = {
-    "QAP": "QA_PAIR",
-    "QA": "QA_PAIR",
-    "Q_A_PAIR": "QA_PAIR",
-    "QUESTION_ANSWER_PAIR": "QA_PAIR",
-    "QUESTION_ANSWER": "QA_PAIR",
-    "Q_ELAB": "Q_ELABORATION",
-    "QELAB": "Q_ELABORATION",
-    "QUESTION_ELABORATION": "Q_ELABORATION",
-    "CLARIFICATION_QUESTION": "CLARIF_Q",
-    "CLARIFICATION_Q": "CLARIF_Q",
-    "CLARIFICATION": "CLARIF_Q",
-    "CONFIRMATION_QUESTION": "CONFIRM_Q",
-    "CONFIRMATION_Q": "CONFIRM_Q",
-    "CONFIRMATION": "CONFIRM_Q",
-    "ACKNOWLEDGMENT": "ACKNOWLEDGEMENT",
-    "ACK": "ACKNOWLEDGEMENT",
-    "ELAB": "ELABORATION",
-    "CONTIN": "CONTINUATION",
-}
-"""Label spellings of the upstream corpora (SOURCE.md §4: QAP, Q-Elab, Question-answer_pair,
-Clarification_question, Confirmation_question) and common model variants -> the prompt's names."""
+_ENUMERATOR = r"(?<!\d)\d{1,3}[.)](?=\s)"
+_BLOCK_GAP = re.compile(rf"(?:[\s,;/|+&\-–—•·()\[\]{{}}'\"“”‘’]|(?<![^\W_])and(?![^\W_])|{_ENUMERATOR})*")
+"""What may stand between two relations of one block (``fullmatch`` on the gap); a full stop ends a block."""
+
+_END_GAP = re.compile(r"[\s,;.!()\[\]{}'\"“”‘’]*")
+"""What may follow the last relation of a ``whole`` answer."""
+
+_LEAD_GAP = re.compile(rf"(?:[\s\-–—•·()\[\]{{}}'\"“”‘’:>]|{_ENUMERATOR})*")
+"""What may stand before a leading block (white space, bullets, list numbers, brackets, quotes)."""
+
+LABEL_ALIASES: dict[str, str] = _LABEL_ALIASES
+"""Label spellings -> the prompt's names (``dialogue_parsing.aliases.LABEL_ALIASES``, re-exported here)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -105,8 +113,9 @@ class Relation:
 
 
 def canonical_label(raw: str) -> str:
-    """Prompt-style spelling of a label: upper case, ``-`` / spaces -> ``_``, aliases mapped (module rule 3)."""
-    name = re.sub(r"[\s\-]+", "_", raw.strip().upper()).strip("_")
+    """Prompt-style spelling of a label: upper case, runs of ``-`` / ``_`` / spaces -> one ``_``, aliases
+    mapped (module rule 3)."""
+    name = re.sub(r"[\s\-_]+", "_", raw.strip().upper()).strip("_")
     return LABEL_ALIASES.get(name, name)
 
 
@@ -118,32 +127,52 @@ class ParsedTurn:
         valid: deduplicated valid relations, in order of first mention.
         invalid: the raw text of every invalid relation read (wrong label, wrong head, parent not an
             utterance of the dialogue or the head itself), cut to :data:`MAX_INVALID_CHARS` characters.
-        read: number of relation patterns found (valid with duplicates + invalid).
+        read: number of relations read as the answer (valid with duplicates + invalid).
+        rule: which relations were the answer (module rule 2): ``"marker"``, ``"whole"``, ``"leading"``,
+            ``"prose"``, or ``None`` when there was no relation at all.
+        ignored: relations found in the text but not part of the answer (prose around a marked or leading
+            block, rejected ones).
+        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
     """
 
     valid: tuple[Relation, ...] = ()
     invalid: tuple[str, ...] = field(default_factory=tuple)
     read: int = 0
+    rule: str | None = None
+    ignored: int = 0
+    cut_off: bool = False
 
 
-def _label_of(words: list[str], allowed: set[str]) -> str:
-    """Longest tail of ``words`` (3, 2, then 1 word) that names an allowed label, else the last word's name.
+def _label_of(words: list[str], allowed: set[str]) -> tuple[str, int]:
+    """Longest tail of ``words`` (3, 2, then 1 word) that names an allowed label, else the last word's name,
+    with the number of words taken.
 
-    The pattern may catch words before the label ("is QA_PAIR(0,2)"), so the label is the shortest sensible
-    tail: a known label if any tail is one.
+    The pattern may catch words before the label ("is QA_PAIR(0,2)"), so the label is a tail of them: a known
+    label if any tail is one (``Q Elab`` -> ``Q_ELABORATION`` rather than ``ELABORATION``).
     """
     for size in (3, 2, 1):
         if len(words) >= size:
             candidate = canonical_label(" ".join(words[-size:]))
             if candidate in allowed:
-                return candidate
-    return canonical_label(words[-1])
+                return candidate, size
+    return canonical_label(words[-1]), 1
 
 
-def _relation_matches(text: str) -> Iterator[tuple[str, str, str, str]]:
-    r"""Every ``LABEL(x, y)`` of ``text``: ``(raw text, raw label words, x digits, y digits)``, left to right.
+@dataclass(frozen=True)
+class _Found:
+    start: int  # offset of the label chosen from the words before the bracket
+    end: int
+    raw: str
+    label: str
+    x_digits: str
+    y_digits: str
 
-    Same matches as the former single pattern ``((?:W[ \t]){0,2}W)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)``
+
+def _relation_matches(text: str) -> Iterator[tuple[int, int, str, str, str]]:
+    r"""Every ``LABEL(x, y)`` of ``text``: ``(start of the label words, end, raw label words, x digits,
+    y digits)``, left to right.
+
+    Same matches as the single pattern ``((?:W[ \t]){0,2}W)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)``
     with ``W = [A-Za-z][A-Za-z_-]*``, but in linear time: a bracket with numbers and no label before it is
     not a relation (``(1, 2)`` alone is not read).
     """
@@ -153,8 +182,48 @@ def _relation_matches(text: str) -> Iterator[tuple[str, str, str, str]]:
         label = LABEL_BEFORE_PATTERN.match(reversed_text, length - numbers.start())
         if label is None:
             continue
-        raw = text[length - label.end(1) : numbers.end()]
-        yield raw, label.group(1)[::-1], numbers.group(1), numbers.group(2)
+        yield length - label.end(1), numbers.end(), label.group(1)[::-1], numbers.group(1), numbers.group(2)
+
+
+def _found(text: str, allowed: set[str]) -> list[_Found]:
+    out = []
+    for start, end, words, x_digits, y_digits in _relation_matches(text):
+        split = words.split()
+        label, size = _label_of(split, allowed)
+        tail = sum(len(w) for w in split[-size:]) + size - 1  # words are separated by one space or tab
+        label_start = start + len(words) - tail
+        out.append(_Found(label_start, end, text[label_start:end], label, x_digits, y_digits))
+    return out
+
+
+def _block(text: str, found: list[_Found], first: int) -> int:
+    """Index one past the last relation of the block that starts at ``found[first]``."""
+    last = first
+    while last + 1 < len(found) and _BLOCK_GAP.fullmatch(text, found[last].end, found[last + 1].start):
+        last += 1
+    return last + 1
+
+
+def _answer_relations(text: str, found: list[_Found]) -> tuple[list[_Found], str | None]:
+    """The relations that are the answer, and the rule that chose them (module rule 2)."""
+    if not found:
+        return [], None
+    ends = marker_ends(text)
+    last_marked = None
+    previous_end = 0
+    for i, relation in enumerate(found):
+        if marked(text, ends, relation.start, previous_end):
+            last_marked = i
+        previous_end = relation.end
+    if last_marked is not None:
+        return found[last_marked : _block(text, found, last_marked)], "marker"
+    if _LEAD_GAP.fullmatch(text, 0, found[0].start):
+        stop = _block(text, found, 0)
+        whole = stop == len(found) and _END_GAP.fullmatch(text, found[-1].end) is not None
+        return found[:stop], "whole" if whole else "leading"
+    cues = rejection_ends(text)
+    kept = [r for i, r in enumerate(found) if not rejected(text, cues, r.start, found[i - 1].end if i else 0)]
+    return kept, "prose"
 
 
 def _edu_id(digits: str) -> int | None:
@@ -170,7 +239,7 @@ def valid_parent(x: int | None, new_turn: int, n_edus: int) -> bool:
 
 
 def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edus: int) -> ParsedTurn:
-    """Read the relations of one answer (module rule 1-5); never raises on any string, in linear time.
+    """Read the relations that are the answer (module rules 1-5); never raises on any string, linear time.
 
     Args:
         completion: the model's final text for this turn (not its reasoning).
@@ -179,25 +248,26 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
         n_edus: number of utterances of the dialogue (ids ``0 … n_edus - 1``); a valid parent x is one of
             them other than j (:func:`valid_parent`).
     """
-    text = _MARKUP.sub("", strip_reasoning(completion or ""))
+    final = final_text(completion)
+    text = _MARKUP.sub("", final.text)
     allowed = set(relations)
+    found = _found(text, allowed)
+    chosen, rule = _answer_relations(text, found)
     valid: list[Relation] = []
     seen: set[Relation] = set()
     invalid: list[str] = []
-    read = 0
-    for raw, words, x_digits, y_digits in _relation_matches(text):
-        read += 1
-        label = _label_of(words.split(), allowed)
-        x, y = _edu_id(x_digits), _edu_id(y_digits)
-        if label not in allowed or y != new_turn or not valid_parent(x, new_turn, n_edus):
+    for item in chosen:
+        x, y = _edu_id(item.x_digits), _edu_id(item.y_digits)
+        if item.label not in allowed or y != new_turn or not valid_parent(x, new_turn, n_edus):
+            raw = item.raw
             invalid.append(raw if len(raw) <= MAX_INVALID_CHARS else raw[:MAX_INVALID_CHARS] + "…")
             continue
         assert x is not None and y is not None
-        relation = Relation(x, y, label)
+        relation = Relation(x, y, item.label)
         if relation not in seen:
             seen.add(relation)
             valid.append(relation)
-    return ParsedTurn(tuple(valid), tuple(invalid), read)
+    return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, len(found) - len(chosen), final.cut_off)
 
 
 def parse_gold(gold: str) -> tuple[Relation, ...]:
@@ -242,70 +312,3 @@ def window_structure(per_head: dict[int, str], new_turn: int, window: int = CONT
         new_turn: index j of the new turn.
     """
     return " ".join(per_head.get(y, "") for y in range(max(1, new_turn - window), new_turn))
-
-
-@dataclass(frozen=True)
-class TurnCounts:
-    """Micro counts of one new turn (or summed over many).
-
-    Link attachment compares the *sets* of (x, y) pairs, full structure the sets of triples (x, y, label):
-    a duplicate pair with two labels (STAC 2, MSDC 7 turns) counts once for link and twice for full.
-    """
-
-    link_tp: int = 0
-    link_pred: int = 0
-    link_gold: int = 0
-    full_tp: int = 0
-    full_pred: int = 0
-    full_gold: int = 0
-    relations_read: int = 0
-    relations_invalid: int = 0
-    no_relation: int = 0
-    turns: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
-
-    def __add__(self, other: "TurnCounts") -> "TurnCounts":
-        return TurnCounts(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
-
-    def as_tuple(self) -> tuple[int, ...]:
-        return tuple(getattr(self, name) for name in COUNT_KEYS)
-
-    def as_dict(self) -> dict[str, int]:
-        """Plain dict (for ``Score.metadata["counts"]``)."""
-        return {name: getattr(self, name) for name in COUNT_KEYS}
-
-
-COUNT_KEYS: tuple[str, ...] = (
-    "link_tp", "link_pred", "link_gold", "full_tp", "full_pred", "full_gold",
-    "relations_read", "relations_invalid", "no_relation", "turns", "output_tokens", "reasoning_tokens",
-)
-"""Fields of :class:`TurnCounts`, in order."""
-
-
-def count_turn(
-    predicted: ParsedTurn, gold: Sequence[Relation], output_tokens: int = 0, reasoning_tokens: int = 0
-) -> TurnCounts:
-    """Counts of one turn: predicted valid relations against the gold relations of that turn.
-
-    An empty-gold turn (no parent; STAC 4, Molweni 19, MSDC 8) adds nothing to the gold side; any relation
-    predicted there is a false positive. Gold backward relations count like any other.
-    """
-    pred_full = set(predicted.valid)
-    gold_full = set(gold)
-    pred_link = {r.link for r in pred_full}
-    gold_link = {r.link for r in gold_full}
-    return TurnCounts(
-        link_tp=len(pred_link & gold_link),
-        link_pred=len(pred_link),
-        link_gold=len(gold_link),
-        full_tp=len(pred_full & gold_full),
-        full_pred=len(pred_full),
-        full_gold=len(gold_full),
-        relations_read=predicted.read,
-        relations_invalid=len(predicted.invalid),
-        no_relation=1 if predicted.read == 0 else 0,
-        turns=1,
-        output_tokens=output_tokens,
-        reasoning_tokens=reasoning_tokens,
-    )

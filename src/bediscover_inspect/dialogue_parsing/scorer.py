@@ -1,9 +1,14 @@
 """Scoring dialogue parsing: micro P/R/F1 for link attachment and full structure over summed counts.
 
 Paper §6.2.1: "the micro-averaged F1 scores for link attachment and full structure (link+relation)". Each
-sample's score carries its :class:`relations.TurnCounts` (summed over its turns) in
-``Score.metadata["counts"]``; the metrics sum them over all samples of a group and only then divide, so a
-dataset's F1 is over all its relations, not a mean of per-dialogue F1s.
+sample's ``Score.value`` holds its :class:`TurnCounts` (summed over its turns: a whole dialogue in incremental
+mode, one turn in single-turn mode). Each measure is a ratio of two sums of those counts over the samples of a
+group (:func:`bediscover_inspect.metrics.ratio_measure`), so a dataset's F1 is over all its relations, not a
+mean of per-dialogue F1s; its standard error is a seeded bootstrap over the samples.
+
+Where the answer is read: in incremental mode the solver parses each turn once and stores what it read
+(:func:`.solver.turn_record`), and the scorer counts from the store; in single-turn mode the scorer parses
+``state.output.completion`` (:func:`.relations.parse_answer`).
 
 Counting decisions (README, "Scoring"):
 
@@ -13,163 +18,234 @@ Counting decisions (README, "Scoring"):
   y is the new turn and whose x is an utterance of the dialogue is valid and can match them;
 * an empty-gold turn (STAC 4, Molweni 19, MSDC 8) adds no gold; anything predicted there is a false positive;
 * invalid relations (label outside the prompt's set, y not the new turn, x not an utterance of the
-  dialogue or x == y: ``relations`` module rule 4) are counted in
-  ``invalid_rate`` = invalid / relations read, never used; ``no_relation_rate`` = turns whose answer held no
-  ``LABEL(x, y)`` at all;
-* ``output_tokens`` / ``reasoning_tokens`` are per turn (sum over turns / turns), as the paper's "tok."
-  columns (Tables 39-41).
+  dialogue or x == y: ``relations`` module rule 4) are counted in ``invalid_rate`` = invalid / relations
+  read, never used; ``no_relation_rate`` = turns from whose answer no relation was read / turns;
+* ``output_tokens_per_turn`` / ``reasoning_tokens_per_turn`` are sums over turns / turns; the paper's "tok."
+  columns (Tables 39-41) are per turn and count every generated token, so ``output_tokens_per_turn`` is their
+  counterpart (README, "Scoring").
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import astuple, dataclass, fields
+from typing import Any
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    metric,
-    scorer,
-)
+import numpy as np
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from bediscover_inspect.dialogue_parsing.prompts import RELATIONS
-from bediscover_inspect.dialogue_parsing.relations import (
-    COUNT_KEYS,
-    TurnCounts,
-    count_turn,
-    parse_answer,
-    parse_gold,
-)
-from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY
-from bediscover_inspect.generation import usage_tokens
-from bediscover_inspect.metrics import MEASURE_SCORES, measures_metric, register_reduction
-
-MEASURES: tuple[str, ...] = (
-    "link_f1", "link_precision", "link_recall", "full_f1", "full_precision", "full_recall",
-    "invalid_rate", "no_relation_rate", "output_tokens", "reasoning_tokens",
-)
-"""Measures, each micro-averaged over summed counts, per dataset and ``all`` (also the score-value keys)."""
+from ..generation import usage_tokens
+from ..metrics import Stat, measure_metrics, overview, ratio_measure, values_of
+from .prompts import RELATIONS
+from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold
+from .solver import TURNS_STORE_KEY, parsed_turn
 
 
-def _ratio(numerator: float, denominator: float) -> float:
-    return numerator / denominator if denominator else 0.0
+@dataclass(frozen=True)
+class TurnCounts:
+    """Micro counts of one new turn (or summed over many): the numbers every measure reduces.
 
-
-def prf(tp: float, pred: float, gold: float) -> tuple[float, float, float]:
-    """Precision, recall, F1 from counts; 0 where a denominator is 0 (e.g. no prediction at all)."""
-    precision = _ratio(tp, pred)
-    recall = _ratio(tp, gold)
-    f1 = _ratio(2 * precision * recall, precision + recall)
-    return precision, recall, f1
-
-
-def measure_from_counts(counts: dict[str, float], measure: str) -> float:
-    """One of :data:`MEASURES` computed from (summed) count dicts with :data:`relations.COUNT_KEYS`.
-
-    Raises:
-        ValueError: unknown ``measure`` (names the valid ones).
+    Link attachment compares the *sets* of (x, y) pairs, full structure the sets of triples (x, y, label):
+    a duplicate pair with two labels (STAC 2, MSDC 7 turns) counts once for link and twice for full.
     """
-    for kind in ("link", "full"):
-        if measure.startswith(kind + "_"):
-            p, r, f = prf(counts[f"{kind}_tp"], counts[f"{kind}_pred"], counts[f"{kind}_gold"])
-            return {"precision": p, "recall": r, "f1": f}[measure.split("_", 1)[1]]
-    if measure == "invalid_rate":
-        return _ratio(counts["relations_invalid"], counts["relations_read"])
-    if measure == "no_relation_rate":
-        return _ratio(counts["no_relation"], counts["turns"])
-    if measure in ("output_tokens", "reasoning_tokens"):
-        return _ratio(counts[measure], counts["turns"])
-    raise ValueError(f"measure must be one of {list(MEASURES)}, got {measure!r}")
+
+    link_tp: int = 0
+    link_pred: int = 0
+    link_gold: int = 0
+    full_tp: int = 0
+    full_pred: int = 0
+    full_gold: int = 0
+    relations_read: int = 0
+    relations_invalid: int = 0
+    no_relation: int = 0
+    turns: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    def __add__(self, other: TurnCounts) -> TurnCounts:
+        return TurnCounts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def as_dict(self) -> dict[str, int]:
+        """``{count key: count}`` in :data:`COUNT_KEYS` order."""
+        return {name: getattr(self, name) for name in COUNT_KEYS}
 
 
-def summed_counts(scores: Sequence[SampleScore]) -> dict[str, float]:
-    """Sum of ``Score.metadata["counts"]`` over ``scores``.
+COUNT_KEYS: tuple[str, ...] = tuple(f.name for f in fields(TurnCounts))
+"""Fields of :class:`TurnCounts`, in order: the count keys of every ``Score.value``."""
 
-    Raises:
-        ValueError: a score without counts (not produced by :func:`dialogue_parsing_scorer`).
+
+def count_turn(
+    predicted: ParsedTurn, gold: Sequence[Relation], output_tokens: int = 0, reasoning_tokens: int = 0
+) -> TurnCounts:
+    """Counts of one turn: predicted valid relations against the gold relations of that turn.
+
+    An empty-gold turn (no parent; STAC 4, Molweni 19, MSDC 8) adds nothing to the gold side; any relation
+    predicted there is a false positive. Gold backward relations count like any other. An unanswered turn
+    (``ParsedTurn()``) reads no relation.
     """
-    total = dict.fromkeys(COUNT_KEYS, 0.0)
-    for item in scores:
-        counts = (item.score.metadata or {}).get("counts")
-        if not isinstance(counts, dict):
-            raise ValueError(f"sample {item.sample_id}: score metadata has no 'counts' dict")
-        for key in COUNT_KEYS:
-            total[key] += float(counts[key])
-    return total
-
-
-register_reduction("micro_counts", lambda scores, measure: measure_from_counts(summed_counts(scores), measure))
-
-
-@metric(scores=MEASURE_SCORES)
-def dialogue_parsing_measures() -> Metric:
-    """Every measure of :data:`MEASURES` micro-averaged: sum the per-sample counts, then divide (§6.2.1)."""
-    return measures_metric(dict.fromkeys(MEASURES, "micro_counts"))
-
-
-def _score(counts: TurnCounts, answer: str, turns: list[dict[str, Any]]) -> Score:
-    as_dict = counts.as_dict()
-    return Score(
-        value={key: measure_from_counts(as_dict, key) for key in MEASURES},
-        answer=answer,
-        metadata={"counts": as_dict, "turns": turns},
+    pred_full = set(predicted.valid)
+    gold_full = set(gold)
+    pred_link = {r.link for r in pred_full}
+    gold_link = {r.link for r in gold_full}
+    return TurnCounts(
+        link_tp=len(pred_link & gold_link),
+        link_pred=len(pred_link),
+        link_gold=len(gold_link),
+        full_tp=len(pred_full & gold_full),
+        full_pred=len(pred_full),
+        full_gold=len(gold_full),
+        relations_read=predicted.read,
+        relations_invalid=len(predicted.invalid),
+        no_relation=1 if predicted.read == 0 else 0,
+        turns=1,
+        output_tokens=output_tokens,
+        reasoning_tokens=reasoning_tokens,
     )
 
 
-@scorer(metrics=[dialogue_parsing_measures()])
-def dialogue_parsing_scorer() -> Scorer:
-    """Score one sample: a single turn (``state.output.completion``) or a whole dialogue (the incremental
-    solver's per-turn records in the store), against the gold of each turn.
+def f1_of(tp: float, pred: float, gold: float) -> float:
+    """F1 from counts, ``2 tp / (pred + gold)`` (equal to ``2PR / (P + R)``); 0 when nothing is predicted or gold."""
+    return 2 * tp / (pred + gold) if pred + gold else 0.0
 
-    ``Score.answer`` is the predicted structure (valid relations, space-separated); ``Score.metadata`` has
-    ``counts`` (:class:`relations.TurnCounts` as a dict) and ``turns`` (per turn: turn, gold, predicted,
-    invalid relations, counts; plus the completion in incremental mode).
+
+# --------------------------------------------------------------------------------------- measures
+
+def _sum(*keys: str, factor: float = 1.0) -> Callable[[Sequence[SampleScore]], np.ndarray]:
+    """Per-sample ``factor * (value[key1] + value[key2] + …)``, the numerator or denominator of a measure."""
+
+    def values(scores: Sequence[SampleScore]) -> np.ndarray:
+        return factor * sum((values_of(scores, key) for key in keys), np.zeros(len(scores)))
+
+    return values
+
+
+def _f1(kind: str, stat: str) -> Metric:
+    return ratio_measure(f"{kind}_f1", _sum(f"{kind}_tp", factor=2.0), _sum(f"{kind}_pred", f"{kind}_gold"), stat)
+
+
+@metric
+def link_f1(stat: Stat = "both") -> Metric:
+    """Micro link-attachment F1 (Table 6 "Link"): ``2 Σ link_tp / (Σ link_pred + Σ link_gold)``, bootstrap SE."""
+    return _f1("link", stat)
+
+
+@metric
+def link_precision(stat: Stat = "both") -> Metric:
+    """Micro link-attachment precision: ``Σ link_tp / Σ link_pred``, bootstrap SE."""
+    return ratio_measure("link_precision", _sum("link_tp"), _sum("link_pred"), stat)
+
+
+@metric
+def link_recall(stat: Stat = "both") -> Metric:
+    """Micro link-attachment recall: ``Σ link_tp / Σ link_gold``, bootstrap SE."""
+    return ratio_measure("link_recall", _sum("link_tp"), _sum("link_gold"), stat)
+
+
+@metric
+def full_f1(stat: Stat = "both") -> Metric:
+    """Micro full-structure F1 (Table 6 "Full"): ``2 Σ full_tp / (Σ full_pred + Σ full_gold)``, bootstrap SE."""
+    return _f1("full", stat)
+
+
+@metric
+def full_precision(stat: Stat = "both") -> Metric:
+    """Micro full-structure precision: ``Σ full_tp / Σ full_pred``, bootstrap SE."""
+    return ratio_measure("full_precision", _sum("full_tp"), _sum("full_pred"), stat)
+
+
+@metric
+def full_recall(stat: Stat = "both") -> Metric:
+    """Micro full-structure recall: ``Σ full_tp / Σ full_gold``, bootstrap SE."""
+    return ratio_measure("full_recall", _sum("full_tp"), _sum("full_gold"), stat)
+
+
+@metric
+def invalid_rate(stat: Stat = "both") -> Metric:
+    """Share of the relations read that are invalid: ``Σ relations_invalid / Σ relations_read``, bootstrap SE."""
+    return ratio_measure("invalid_rate", _sum("relations_invalid"), _sum("relations_read"), stat)
+
+
+@metric
+def no_relation_rate(stat: Stat = "both") -> Metric:
+    """Share of turns whose answer held no ``LABEL(x, y)``: ``Σ no_relation / Σ turns``, bootstrap SE."""
+    return ratio_measure("no_relation_rate", _sum("no_relation"), _sum("turns"), stat)
+
+
+@metric
+def output_tokens_per_turn(stat: Stat = "both") -> Metric:
+    """Output tokens per turn: ``Σ output_tokens / Σ turns``, bootstrap SE (named apart from the shared
+    per-sample ``output_tokens``: a sample here is a dialogue)."""
+    return ratio_measure("output_tokens_per_turn", _sum("output_tokens"), _sum("turns"), stat)
+
+
+@metric
+def reasoning_tokens_per_turn(stat: Stat = "both") -> Metric:
+    """Reasoning tokens per turn: ``Σ reasoning_tokens / Σ turns``, bootstrap SE (the paper's "tok." of Tables
+    39-41 counts every generated token: compare it with :func:`output_tokens_per_turn`)."""
+    return ratio_measure("reasoning_tokens_per_turn", _sum("reasoning_tokens"), _sum("turns"), stat)
+
+
+MEASURES: tuple[Callable[..., Metric], ...] = (
+    link_f1, link_precision, link_recall, full_f1, full_precision, full_recall,
+    invalid_rate, no_relation_rate, output_tokens_per_turn, reasoning_tokens_per_turn,
+)
+"""The scorer's measures, in the order of its metric list; each overall and per ``dataset``."""
+
+
+# --------------------------------------------------------------------------------------- scorer
+
+def _value(counts: TurnCounts) -> dict[str, float]:
+    """``Score.value``: the counts, then the sample's own link and full F1 (for the viewer; no metric reads them)."""
+    return {key: float(count) for key, count in counts.as_dict().items()} | {
+        "link_f1": f1_of(counts.link_tp, counts.link_pred, counts.link_gold),
+        "full_f1": f1_of(counts.full_tp, counts.full_pred, counts.full_gold),
+    }
+
+
+def _turn_detail(turn: int, gold: str, parsed: ParsedTurn) -> dict[str, Any]:
+    return {"turn": turn, "gold": gold, "predicted": format_relations(parsed.valid), "invalid": list(parsed.invalid)}
+
+
+def single_turn_score(state: TaskState) -> Score:
+    """Score of one single-turn sample: its completion parsed here, against the record's gold."""
+    j = int(state.metadata["turn"])
+    completion = state.output.completion if state.output is not None else ""
+    parsed = parse_answer(completion, j, RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"]))
+    counts = count_turn(parsed, parse_gold(state.metadata["gold"]), *usage_tokens(state.output))
+    detail = _turn_detail(j, state.metadata["gold"], parsed)
+    return Score(value=_value(counts), answer=detail["predicted"], explanation=completion,
+                 metadata={"turns": [detail]})
+
+
+def dialogue_score(state: TaskState) -> Score:
+    """Score of one incremental sample: every turn counted from the solver's stored parse; a turn without a
+    record (the dialogue was stopped by a limit) is unanswered."""
+    records = {int(record["turn"]): record for record in state.store.get(TURNS_STORE_KEY, [])}
+    total = TurnCounts()
+    details: list[dict[str, Any]] = []
+    for turn in state.metadata["turns"]:
+        j = int(turn["turn"])
+        record = records.get(j)
+        parsed = parsed_turn(record) if record is not None else ParsedTurn()
+        tokens = (record["output_tokens"], record["reasoning_tokens"]) if record is not None else (0, 0)
+        total = total + count_turn(parsed, parse_gold(turn["gold"]), *tokens)
+        details.append(_turn_detail(j, turn["gold"], parsed) | {"answered": record is not None})
+    answer = " ".join(detail["predicted"] for detail in details if detail["predicted"])
+    return Score(value=_value(total), answer=answer, metadata={"turns": details})
+
+
+@scorer(metrics=[overview(link_f1(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)])
+def dialogue_parsing_scorer() -> Scorer:
+    """Score one sample: a single turn, or a whole dialogue from the incremental solver's per-turn records.
+
+    ``Score.value`` holds the sample's :class:`TurnCounts` (:data:`COUNT_KEYS`) and its own ``link_f1`` /
+    ``full_f1``; ``Score.answer`` is the predicted structure (valid relations, space-separated);
+    ``Score.metadata["turns"]`` lists per turn (for the viewer) ``turn``, ``gold``, ``predicted``, ``invalid``
+    and, in incremental mode, ``answered``.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        dataset = state.metadata["dataset"]
-        relations = RELATIONS[dataset]
-        if "turns" not in state.metadata:  # single turn
-            j = int(state.metadata["turn"])
-            parsed = parse_answer(state.output.completion, j, relations, int(state.metadata["n_edus"]))
-            out_tokens, reasoning_tokens = usage_tokens(state.output)
-            counts = count_turn(parsed, parse_gold(state.metadata["gold"]), out_tokens, reasoning_tokens)
-            predicted = " ".join(str(r) for r in parsed.valid)
-            turn = {"turn": j, "gold": state.metadata["gold"], "predicted": predicted, "invalid": list(parsed.invalid)}
-            return _score(counts, predicted, [turn | {"counts": counts.as_dict()}])
-        n_edus = len(state.metadata["edus"])
-        records = {r["turn"]: r for r in state.store.get(TURNS_STORE_KEY, [])}
-        total = TurnCounts()
-        turns: list[dict[str, Any]] = []
-        answers: list[str] = []
-        for turn in state.metadata["turns"]:
-            j = int(turn["turn"])
-            record = records.get(j)
-            completion = record["completion"] if record else ""
-            parsed = parse_answer(completion, j, relations, n_edus)
-            counts = count_turn(
-                parsed,
-                parse_gold(turn["gold"]),
-                record["output_tokens"] if record else 0,
-                record["reasoning_tokens"] if record else 0,
-            )
-            total = total + counts
-            predicted = " ".join(str(r) for r in parsed.valid)
-            answers.append(predicted)
-            turns.append(
-                {
-                    "turn": j,
-                    "gold": turn["gold"],
-                    "completion": completion,
-                    "predicted": predicted,
-                    "invalid": list(parsed.invalid),
-                    "answered": record is not None,
-                    "counts": counts.as_dict(),
-                }
-            )
-        return _score(total, " ".join(a for a in answers if a), turns)
+        return dialogue_score(state) if "turns" in state.metadata else single_turn_score(state)
 
     return score

@@ -12,12 +12,15 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
    structure for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the
    dialogue) are logged but never shown to the model again.
 
+The answer of a turn is parsed here and only here: the per-turn records (:data:`TURNS_STORE_KEY`, see
+:func:`turn_record`) keep what was read, and the scorer counts from them (:func:`parsed_turn`). The record list
+lives in the sample store and grows turn by turn, so a dialogue stopped by a token, message or time limit is
+scored on the turns it answered (the rest count as unanswered).
+
 Every turn's prompt and completion are appended to ``state.messages`` (for the log viewer; they are not
-sent back to the model), each turn's parsed relations go to the transcript as an info event, and the
-per-turn record list (:data:`TURNS_STORE_KEY`) is kept in the sample store for the scorer, growing turn by
-turn, so a dialogue stopped by a token, message or time limit is scored on the turns it answered (the rest count
-as unanswered). ``state.output`` is the last turn's output. The messages kept for the viewer count toward
-``--message-limit``: a system message plus two per turn.
+sent back to the model) and each turn's parsed relations go to the transcript as an info event.
+``state.output`` is the last turn's output. The messages kept for the viewer count toward ``--message-limit``:
+a system message plus two per turn.
 """
 
 from __future__ import annotations
@@ -25,22 +28,17 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, get_model
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from bediscover_inspect.dialogue_parsing.prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
-from bediscover_inspect.dialogue_parsing.relations import (
-    format_relations,
-    parse_answer,
-    window_start,
-    window_structure,
-)
-from bediscover_inspect.generation import thinking_kwargs, usage_tokens
+from ..generation import thinking_kwargs, usage_tokens
+from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
+from .relations import ParsedTurn, Relation, format_relations, parse_answer, window_start, window_structure
 
 TURNS_STORE_KEY = "dialogue_parsing_turns"
-"""Sample-store key of the per-turn records: ``[{turn, completion, predicted, invalid, output_tokens,
-reasoning_tokens}, …]`` (one per new turn, in order). Each turn's prompt is not repeated here: it is the user
-message of that turn in ``state.messages`` and the input of its model event (issue 8: the store is logged too)."""
+"""Sample-store key of the per-turn records (:func:`turn_record`), one per answered turn, in order. A turn's
+prompt is not repeated there: it is the user message of that turn in ``state.messages`` and the input of its
+model event."""
 
 
 def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> str:
@@ -53,6 +51,34 @@ def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> st
     """
     context = "\n".join(edus[window_start(new_turn) : new_turn])
     return user_prompt(context, window_structure(predicted, new_turn), edus[new_turn])
+
+
+def turn_record(turn: int, output: ModelOutput, parsed: ParsedTurn) -> dict[str, Any]:
+    """The store record of one answered turn (JSON-serialisable, as the store is logged).
+
+    Keys: ``turn`` (j), ``completion`` (the final text, as read), ``relations`` (the valid relations read,
+    ``[x, y, label]`` each, in order), ``invalid`` (raw text of each invalid relation read), ``read`` (relation
+    patterns read), ``output_tokens`` and ``reasoning_tokens`` (the call's usage).
+    """
+    output_tokens, reasoning_tokens = usage_tokens(output)
+    return {
+        "turn": turn,
+        "completion": output.completion,
+        "relations": [[relation.x, relation.y, relation.label] for relation in parsed.valid],
+        "invalid": list(parsed.invalid),
+        "read": parsed.read,
+        "output_tokens": output_tokens,
+        "reasoning_tokens": reasoning_tokens,
+    }
+
+
+def parsed_turn(record: dict[str, Any]) -> ParsedTurn:
+    """The parse of a turn as :func:`turn_record` stored it (the inverse of its ``relations``/``invalid``/``read``)."""
+    return ParsedTurn(
+        valid=tuple(Relation(int(x), int(y), str(label)) for x, y, label in record["relations"]),
+        invalid=tuple(record["invalid"]),
+        read=int(record["read"]),
+    )
 
 
 @solver
@@ -80,21 +106,11 @@ def incremental_parser(reasoning: bool = False) -> Solver:
         output = None
         for turn in state.metadata["turns"]:
             j = int(turn["turn"])
-            prompt = turn_prompt(edus, predicted, j)
-            user = ChatMessageUser(content=prompt)
+            user = ChatMessageUser(content=turn_prompt(edus, predicted, j))
             output = await model.generate([system, user], config=config)
             parsed = parse_answer(output.completion, j, RELATIONS[dataset], len(edus))
             predicted[j] = format_relations(parsed.valid)
-            out_tokens, reasoning_tokens = usage_tokens(output)
-            record = {
-                "turn": j,
-                "completion": output.completion,
-                "predicted": predicted[j],
-                "invalid": list(parsed.invalid),
-                "output_tokens": out_tokens,
-                "reasoning_tokens": reasoning_tokens,
-            }
-            records.append(record)
+            records.append(turn_record(j, output, parsed))
             state.messages.append(user)
             state.messages.append(output.message)
             transcript().info(

@@ -1,9 +1,9 @@
 """Loading Task (1) data: Just-Manual, Just-Subtitle and Otherwise, as Inspect samples.
 
-Files (authors' release, ``shared/data/MANIFEST.md``): ``dm/just/test_id.json`` (239 records) and
+Files (authors' release, pinned in ``data.REGISTRY``): ``dm/just/test_id.json`` (239 records) and
 ``dm/otherwise/test_id.json`` (294). Both are evaluated whole in the paper (fraction 1.0).
 
-Just is split by record id, as in its SOURCE.md: ids 0–89 are **Just-Manual** (90 records, empty
+Just is split by record id: ids 0–89 are **Just-Manual** (90 records, empty
 ``context2``/``context5``) and ids 90–238 are **Just-Subtitle** (149 records, both contexts non-empty). The
 paper's Table 1 says 139 Just-Subtitle items; the data, the authors' ``data/dm/README.md`` ("90 manual + 149
 subtitle") and the Just paper (149 sentences) say 149, which we follow.
@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedRecords, load_records, require_field, select_datasets
+from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
 from ..generation import prompt_messages
 from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
@@ -42,7 +42,7 @@ LABELS: dict[str, tuple[str, ...]] = {
 """Dataset -> label set offered in its system prompt (Table 8)."""
 
 JUST_MANUAL_LAST_ID = 89
-"""Just records with ``id <= 89`` are Just-Manual, the rest Just-Subtitle (``upstream/just/SOURCE.md``)."""
+"""Just records with ``id <= 89`` are Just-Manual, the rest Just-Subtitle."""
 
 CONTEXTS: tuple[str, ...] = ("none", "2", "5")
 """Values of the ``context`` parameter: no preceding subtitle lines (paper), ``context2`` or ``context5``."""
@@ -174,42 +174,41 @@ def _belongs(record: dict[str, Any], dataset: str, file: str, index: int) -> boo
 
 
 def load_dataset(
-    datasets: Sequence[str],
+    dataset: str | Sequence[str] | None = "all",
     prompt: str = "basic",
     context: str = "none",
     subset: str = "paper",
     data_dir: str | None = None,
-) -> tuple[MemoryDataset, dict[str, dict[str, Any]]]:
-    """Samples of the selected datasets (in :data:`DATASETS` order) and the provenance of each file read.
+) -> LoadedDataset:
+    """Samples of the selected datasets (in :data:`DATASETS` order) and what was read.
 
     Args:
-        datasets: names from :data:`DATASETS` (see :func:`parse_datasets`).
+        dataset: the ``dataset`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
+            skipped with a warning, a dataset named explicitly must be there.
         prompt, context: see :func:`record_to_sample`.
         subset: ``"paper"`` or ``"full"`` (identical here: Task 1 is evaluated whole, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
 
-    Returns:
-        ``(dataset, provenance)``; provenance maps each file path to ``LoadedRecords.provenance()``.
-
     Raises:
-        ValueError: bad prompt, context or subset. DataFileMissingError: file absent. DataFormatError: bad record.
+        ValueError: bad dataset, prompt, context or subset. DataFileMissingError: a file is absent (see
+            :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     if prompt not in PROMPT_STYLES:
         raise ValueError(f"prompt must be one of {list(PROMPT_STYLES)}, got {prompt!r}")
     context = check_context(context)
-    loaded: dict[str, LoadedRecords] = {}
+    datasets = parse_datasets(dataset)
+    explicit = is_explicit(dataset)
+    files = load_datasets({name: DATA_FILES[name] for name in datasets}, explicit, subset, data_dir,
+                          "discourse_markers")
     samples: list[Sample] = []
-    for dataset in datasets:
-        path = DATA_FILES[dataset]
-        if path not in loaded:
-            loaded[path] = load_records(path, data_dir=data_dir, subset=subset)
-        file = loaded[path].resolved.local_path
-        convert = partial(record_to_sample, dataset=dataset, prompt=prompt, context=context, file=file)
+    for name, loaded in files.records.items():
+        file = loaded.resolved.local_path
+        convert = partial(record_to_sample, dataset=name, prompt=prompt, context=context, file=file)
         samples.extend(
             convert(record, index=index)
-            for index, record in enumerate(loaded[path].records)
-            if _belongs(record, dataset, file, index)
+            for index, record in enumerate(loaded.records)
+            if _belongs(record, name, file, index)
         )
-    name = "discourse_markers_" + "+".join(datasets)
-    provenance = {path: records.provenance() for path, records in loaded.items()}
-    return MemoryDataset(samples, name=name), provenance
+    loaded_names = list(files.records)
+    return LoadedDataset(MemoryDataset(samples, name="discourse_markers_" + "+".join(loaded_names)), files,
+                         loaded_names)

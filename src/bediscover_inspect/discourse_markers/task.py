@@ -12,11 +12,14 @@ from typing import Sequence
 
 from inspect_ai import Task, task
 
-from ..data import check_subset
-from ..generation import generate_with_thinking, generation_config
-from .dataset import load_dataset, parse_datasets
-from .prompts import PROMPT_STYLES
+from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..metadata import task_metadata
+from ..metrics import pooled_epochs
+from .dataset import check_context, load_dataset
 from .scorer import discourse_marker_scorer
+
+VERSION = 2
+"""Scoring version recorded in the log (``Task.version``): 2 = Inspect metrics per measure with standard errors."""
 
 
 @task
@@ -35,32 +38,25 @@ def discourse_markers(
             ``otherwise`` (one, comma-separated, or a list). Metrics are grouped by dataset.
         prompt: ``basic`` | ``def`` | ``def+exp`` — the three prompt formats of Appendix B.1 (Table 8).
         context: ``none`` (paper) | ``2`` | ``5`` — preceding subtitle lines shown for Just-Subtitle
-            (``context2`` / ``context5`` of the data; our extension, see README).
+            (``context2`` / ``context5`` of the data; an extension, see README).
         subset: ``paper`` | ``full`` (the same for this task: the paper uses every record).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
 
     Raises:
-        ValueError: a bad ``dataset``, ``prompt``, ``context`` or ``subset`` (naming the valid choices).
+        ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset`` or ``reasoning`` (naming the valid
+            choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
-    check_subset(subset)
-    if prompt not in PROMPT_STYLES:
-        raise ValueError(f"prompt must be one of {list(PROMPT_STYLES)}, got {prompt!r}")
-    datasets = parse_datasets(dataset)
-    samples, provenance = load_dataset(datasets, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
+    reasoning = reasoning_flag(reasoning)
+    context = check_context(context)
+    loaded = load_dataset(dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
     return Task(
-        dataset=samples,
+        dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=discourse_marker_scorer(),
         config=generation_config(reasoning),
-        metadata={
-            "benchmark": "BeDiscovER",
-            "task": "discourse_markers",
-            "data": provenance,
-            "datasets": datasets,
-            "prompt": prompt,
-            "context": str(context),
-            "reasoning": reasoning,
-            "subset": subset,
-        },
+        epochs=pooled_epochs(),
+        version=VERSION,
+        metadata=task_metadata("discourse_markers", loaded.files, dataset=loaded.datasets, prompt=prompt,
+                               context=context, subset=subset, reasoning=reasoning),
     )

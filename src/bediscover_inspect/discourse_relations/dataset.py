@@ -1,35 +1,29 @@
-"""DISRPT 2025 corpora of BeDiscovER Task (3): corpus selection, record validation, samples.
+"""Loading Task (3) data: the DISRPT 2025 corpora as Inspect samples, and the corpus selectors.
 
 Data: ``dr/disrpt25/<corpus>/test_id.json`` under the data root (the authors' ``read_raw.py`` output, one JSON
 list per corpus, records in ``.rels`` order). The paper subset is the first ``int(frac * N)`` records of each
-corpus (``data.load_records``; fractions ``data.DISRPT_PAPER_FRACTIONS``): 8,757 of 43,716 over the 38 corpora.
+corpus (fractions ``data.DISRPT_PAPER_FRACTIONS``): 8,757 of 43,716 over the 38 corpora.
 
-Absent corpora. With the default selection every corpus whose file the data root has is used and the others
-are skipped *loudly*: a console warning and a ``reason`` per corpus in the task metadata
-(``"LDC-licensed"`` for the four corpora the authors cannot distribute, ``"not in this data root"`` otherwise).
-A corpus the user names explicitly must be there: its absence raises
-:class:`~bediscover_inspect.data.DataFileMissingError`.
-A user who restored an LDC corpus with the DISRPT tools and the authors' ``read_raw.py`` puts the file at
-``<data root>/dr/disrpt25/<corpus>/test_id.json``; it loads with ``verified=None`` (no pinned SHA-1), which the
-task metadata records.
+Absent corpora follow the suite's one rule (:func:`bediscover_inspect.data.load_datasets`): with the default
+selection (no ``corpora`` named; ``languages`` / ``frameworks`` only narrow it) every corpus whose file the data
+root has is used and the others are skipped with one warning, their reasons recorded in the task metadata
+``absent`` (the four LDC-licensed corpora the authors cannot distribute always are, unless restored); a corpus
+named in ``corpora`` must be there. A user who restored an LDC corpus with the DISRPT tools and the authors'
+``read_raw.py`` puts the file at ``<data root>/dr/disrpt25/<corpus>/test_id.json``; it loads with
+``verified=None`` (no pinned SHA-1), which the task metadata records.
 """
 
 from __future__ import annotations
 
-import logging
-import os
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
-from bediscover_inspect import data
-from bediscover_inspect.data import DataFileMissingError, DataFormatError, require_field
-
+from .. import data
+from ..data import DataFormatError, LoadedDataset, load_datasets, require_field
 from ..generation import prompt_messages
 from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
-
-logger = logging.getLogger(__name__)
 
 CORPORA: tuple[str, ...] = tuple(sorted(data.DISRPT_PAPER_FRACTIONS))
 """The 38 DISRPT 2025 relation corpora ``<lang>.<framework>.<corpus>``, in the authors' ``DISRPT_TEST_NAMES``
@@ -41,26 +35,29 @@ FRAMEWORKS: tuple[str, ...] = ("dep", "erst", "iso", "pdtb", "rst", "sdrt")
 LANGUAGES: tuple[str, ...] = tuple(sorted(LANGUAGE_NAMES))
 """The 16 ISO 639-3 language codes of Table 27 (first part of a corpus name)."""
 
-DISRPT_TEST_COUNTS: dict[str, int] = {
-    corpus: int(data.REGISTRY[f"dr/disrpt25/{corpus}/test_id.json"].records or 0) for corpus in CORPORA
-}
-"""Final DISRPT 2025 test sizes, from the data registry (``shared/data/upstream/disrpt25/counts.tsv``,
-``n_test_final``; sum 43,716). Used to say how many paper-subset relations an absent corpus would have
-contributed."""
-
-REASON_LDC = "LDC-licensed"
-REASON_NOT_IN_ROOT = "not in this data root"
-REASON_NOT_DOWNLOADABLE = "not in the download cache and could not be downloaded"
-
-_RECORD_FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
-    ("id", int), ("lang", str), ("framework", str), ("corpus", str), ("label", str), ("direction", str),
-    ("u1", str), ("u2", str), ("context", list),
-)
-
 
 def corpus_path(corpus: str) -> str:
     """Path of a corpus file under the data root: ``dr/disrpt25/<corpus>/test_id.json``."""
     return f"dr/disrpt25/{corpus}/test_id.json"
+
+
+DISRPT_TEST_COUNTS: dict[str, int] = {
+    corpus: int(data.REGISTRY[corpus_path(corpus)].records or 0) for corpus in CORPORA
+}
+"""Final DISRPT 2025 test sizes, from the data registry (the DISRPT 2025 ``n_test_final`` counts; sum 43,716).
+Used to say how many paper-subset relations an absent corpus would have contributed."""
+
+_RECORD_FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("id", int),
+    ("lang", str),
+    ("framework", str),
+    ("corpus", str),
+    ("label", str),
+    ("direction", str),
+    ("u1", str),
+    ("u2", str),
+    ("context", list),
+)
 
 
 def corpus_parts(corpus: str) -> tuple[str, str, str]:
@@ -70,7 +67,7 @@ def corpus_parts(corpus: str) -> tuple[str, str, str]:
 
 
 def paper_subset_size(corpus: str) -> int:
-    """Paper-subset size of a corpus: ``int(frac * N)`` with N the final test size (counts.tsv)."""
+    """Paper-subset size of a corpus: ``int(frac * N)`` with N the final test size (:data:`DISRPT_TEST_COUNTS`)."""
     return data.subset_size(DISRPT_TEST_COUNTS[corpus], data.DISRPT_PAPER_FRACTIONS[corpus])
 
 
@@ -96,6 +93,39 @@ def _language_code(value: str) -> str:
     raise ValueError(f"unknown language {value!r}; valid languages: {choices}")
 
 
+def _framework(value: str) -> str:
+    lowered = value.lower()
+    if lowered not in FRAMEWORKS:
+        raise ValueError(f"unknown framework {value!r}; valid frameworks: {list(FRAMEWORKS)}")
+    return lowered
+
+
+def _resolve(value: str | Sequence[str] | None, name: str, order: Sequence[str], canonical: Any) -> list[str] | None:
+    names = _as_list(value, name)
+    if names is None:
+        return None
+    chosen = {canonical(item) for item in names}
+    return [item for item in order if item in chosen]
+
+
+def resolve_languages(languages: str | Sequence[str] | None) -> list[str] | None:
+    """The ``languages`` parameter as ISO codes in :data:`LANGUAGES` order (``"German,eng"`` -> ``["deu", "eng"]``).
+
+    Raises:
+        ValueError: an unknown language (naming the valid ones) or an empty list.
+    """
+    return _resolve(languages, "languages", LANGUAGES, _language_code)
+
+
+def resolve_frameworks(frameworks: str | Sequence[str] | None) -> list[str] | None:
+    """The ``frameworks`` parameter in :data:`FRAMEWORKS` order, lower case (``None``: not given).
+
+    Raises:
+        ValueError: an unknown framework (naming the valid ones) or an empty list.
+    """
+    return _resolve(frameworks, "frameworks", FRAMEWORKS, _framework)
+
+
 def select_corpora(
     corpora: str | Sequence[str] | None = None,
     languages: str | Sequence[str] | None = None,
@@ -116,30 +146,23 @@ def select_corpora(
         ValueError: an unknown corpus, language or framework (naming the valid choices), or an empty selection.
     """
     corpus_list = _as_list(corpora, "corpora")
-    language_list = _as_list(languages, "languages")
-    framework_list = _as_list(frameworks, "frameworks")
     if corpus_list is not None:
         unknown = [c for c in corpus_list if c not in CORPORA]
         if unknown:
             raise ValueError(f"unknown corpora {unknown}; valid corpora: {list(CORPORA)}")
-    language_codes = None if language_list is None else {_language_code(v) for v in language_list}
-    if framework_list is not None:
-        framework_set = {f.lower() for f in framework_list}
-        unknown = sorted(framework_set - set(FRAMEWORKS))
-        if unknown:
-            raise ValueError(f"unknown frameworks {unknown}; valid frameworks: {list(FRAMEWORKS)}")
-    else:
-        framework_set = None
+    language_codes = resolve_languages(languages)
+    framework_names = resolve_frameworks(frameworks)
     selected = [
         c
         for c in CORPORA
         if (corpus_list is None or c in corpus_list)
         and (language_codes is None or corpus_parts(c)[0] in language_codes)
-        and (framework_set is None or corpus_parts(c)[1] in framework_set)
+        and (framework_names is None or corpus_parts(c)[1] in framework_names)
     ]
     if not selected:
         raise ValueError(
-            f"no corpus matches corpora={corpus_list}, languages={language_list}, frameworks={framework_list}"
+            f"no corpus matches corpora={corpus_list}, languages={_as_list(languages, 'languages')}, "
+            f"frameworks={_as_list(frameworks, 'frameworks')}"
         )
     return selected, corpus_list is not None
 
@@ -169,7 +192,7 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
 
     Args:
         record: one object of ``test_id.json`` (fields ``id, lang, framework, corpus, label, direction, u1, u2,
-            context`` are required; see ``shared/data/upstream/disrpt25/SOURCE.md``).
+            context`` are required).
         corpus: full corpus name (``deu.pdtb.pcc``).
         file, index: where the record came from (for error messages).
 
@@ -186,10 +209,18 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
     language, framework, _ = corpus_parts(corpus)
     return Sample(
         id=f"{corpus}_{values['id']}",
-        input=prompt_messages(SYSTEM_PROMPT, user_prompt(
-            values["lang"], values["corpus"], values["framework"], values["context"], values["direction"],
-            values["u1"], values["u2"],
-        )),
+        input=prompt_messages(
+            SYSTEM_PROMPT,
+            user_prompt(
+                values["lang"],
+                values["corpus"],
+                values["framework"],
+                values["context"],
+                values["direction"],
+                values["u1"],
+                values["u2"],
+            ),
+        ),
         target=values["label"],
         metadata={
             "dataset": corpus,
@@ -204,80 +235,61 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
     )
 
 
-@dataclass
-class LoadedCorpora:
-    """Samples of the selected corpora plus what the task metadata must say about them.
+SHA1_CHECK_UNPINNED = "none: no pinned SHA-1 (LDC-licensed corpus restored by the user)"
+"""Provenance note ``sha1_check`` of a file loaded without a pinned SHA-1 to verify."""
 
-    Attributes:
-        samples: all samples, corpora in :data:`CORPORA` order, records in file order.
-        provenance: corpus -> ``LoadedRecords.provenance()`` (+ ``sha1_check`` note for unpinned files).
-        absent: corpus -> reason (``"LDC-licensed"``, ``"not in this data root"`` …) for skipped corpora.
-        counts: corpus -> number of samples used.
+
+def corpus_metadata(loaded: LoadedDataset) -> dict[str, Any]:
+    """Task-metadata keys of Task (3) beside the suite's own (:func:`bediscover_inspect.metadata.task_metadata`).
+
+    Returns:
+        ``samples_per_corpus`` (corpus -> samples used, in order) and ``absent_paper_relations`` (absent corpus ->
+        paper-subset relations it would have contributed, :func:`paper_subset_size`).
     """
-
-    samples: list[Sample] = field(default_factory=list)
-    provenance: dict[str, dict[str, Any]] = field(default_factory=dict)
-    absent: dict[str, str] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-
-
-def _absent_reason(corpus: str, data_dir: str | None) -> str:
-    if data.REGISTRY[corpus_path(corpus)].mirror_status == "licensed":
-        return REASON_LDC
-    if data_dir is not None or os.environ.get(data.ENV_DATA_DIR):
-        return REASON_NOT_IN_ROOT
-    return REASON_NOT_DOWNLOADABLE
+    return {
+        "samples_per_corpus": {corpus: len(records.records) for corpus, records in loaded.files.records.items()},
+        "absent_paper_relations": {corpus: paper_subset_size(corpus) for corpus in loaded.files.absent},
+    }
 
 
-def load_corpora(
-    corpora: Iterable[str], explicit: bool, subset: str = "paper", data_dir: str | None = None
-) -> LoadedCorpora:
-    """Load and convert the selected corpora.
+def provenance(loaded: LoadedDataset) -> dict[str, dict[str, Any]]:
+    """Each file's provenance (:meth:`LoadedFiles.provenance`), with ``sha1_check`` for a file with no pinned SHA-1."""
+    data = loaded.files.provenance()
+    for entry in data.values():
+        if entry["verified"] is None:
+            entry["sha1_check"] = SHA1_CHECK_UNPINNED
+    return data
+
+
+def load_dataset(
+    corpora: str | Sequence[str] | None = None,
+    languages: str | Sequence[str] | None = None,
+    frameworks: str | Sequence[str] | None = None,
+    subset: str = "paper",
+    data_dir: str | None = None,
+) -> LoadedDataset:
+    """Samples of the selected corpora (in :data:`CORPORA` order, records in file order) and what was read.
 
     Args:
-        corpora: corpus names (validated by :func:`select_corpora`).
-        explicit: the user named the corpora; a missing file then raises instead of being skipped.
-        subset: ``"paper"`` or ``"full"`` (``data.load_records``).
+        corpora, languages, frameworks: the selector task parameters (:func:`select_corpora`).
+        subset: ``"paper"`` (first ``int(frac * N)`` relations of each corpus) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
 
     Returns:
-        :class:`LoadedCorpora`. Skipped corpora are logged with one WARNING naming each and its reason.
+        :class:`~bediscover_inspect.data.LoadedDataset`; its ``datasets`` are the corpora loaded.
 
     Raises:
-        ValueError: bad ``subset``. DataFileMissingError: an explicitly requested corpus is absent, or no
-        selected corpus is available at all. DataFormatError: a malformed file or record.
+        ValueError: bad selector or ``subset``. DataFileMissingError: a corpus named in ``corpora`` is absent, or
+            no selected corpus is available at all (one error listing every absent file). DataFormatError: a
+            malformed file or record.
     """
-    data.check_subset(subset)
-    loaded = LoadedCorpora()
-    for corpus in corpora:
-        try:
-            records = data.load_records(corpus_path(corpus), data_dir, subset)
-        except DataFileMissingError:
-            if explicit:
-                raise
-            loaded.absent[corpus] = _absent_reason(corpus, data_dir)
-            continue
-        provenance = records.provenance()
-        if records.resolved.verified is None:
-            provenance["sha1_check"] = "none: no pinned SHA-1 (LDC-licensed corpus restored by the user)"
-        loaded.provenance[corpus] = provenance
-        file = records.resolved.local_path
-        for index, record in enumerate(records.records):
-            loaded.samples.append(record_to_sample(record, corpus, file, index))
-        loaded.counts[corpus] = len(records.records)
-    if loaded.absent:
-        missing = sum(paper_subset_size(c) for c in loaded.absent)
-        logger.warning(
-            "discourse_relations: %d of the selected %d DISRPT corpora are absent and skipped "
-            "(%d paper-subset relations): %s",
-            len(loaded.absent),
-            len(loaded.absent) + len(loaded.provenance),
-            missing,
-            "; ".join(f"{c}: {reason}" for c, reason in loaded.absent.items()),
-        )
-    if not loaded.samples:
-        raise DataFileMissingError(
-            f"none of the selected DISRPT corpora is available ({loaded.absent}); "
-            f"pass -T data_dir=DIR or set {data.ENV_DATA_DIR}"
-        )
-    return loaded
+    selected, explicit = select_corpora(corpora, languages, frameworks)
+    files = load_datasets(
+        {corpus: corpus_path(corpus) for corpus in selected}, explicit, subset, data_dir, "discourse_relations"
+    )
+    samples: list[Sample] = []
+    for corpus, loaded in files.records.items():
+        file = loaded.resolved.local_path
+        samples.extend(record_to_sample(record, corpus, file, index) for index, record in enumerate(loaded.records))
+    names = list(files.records)
+    return LoadedDataset(MemoryDataset(samples, name="disrpt25"), files, names)

@@ -14,7 +14,7 @@ Layout choices the paper's plain-text table leaves open (documented in the READM
   context; ``read_raw.py`` of the authors) joined with single spaces, as DeDisCo's ``decoder.py`` builds it
   (``f"{context[0]} {context[1]} {context[2]}"``); empty context parts are kept as they are;
 * ``<LANG>`` is the language's English name (e.g. ``German`` for ``deu``; names from
-  ``shared/data/upstream/disrpt25/counts.tsv`` and the paper's Table 27 caption); ``<CORPUS>`` is the record's
+  the DISRPT 2025 corpus list and the paper's Table 27 caption); ``<CORPUS>`` is the record's
   ``corpus`` field (e.g. ``pcc``) and ``<FRAMEWORK>`` its ``framework`` field (e.g. ``pdtb``), as DeDisCo
   fills them;
 * ``<DIRECTION>`` maps the ``.rels`` ``dir`` column with the authors' ``DIRECTION_MAP`` (``load_data.py``).
@@ -22,11 +22,25 @@ Layout choices the paper's plain-text table leaves open (documented in the READM
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 LABELS: tuple[str, ...] = (
-    "contrast", "condition", "mode", "organization", "frame", "temporal", "concession", "reformulation",
-    "comment", "query", "attribution", "alternation", "purpose", "explanation", "elaboration", "causal",
+    "contrast",
+    "condition",
+    "mode",
+    "organization",
+    "frame",
+    "temporal",
+    "concession",
+    "reformulation",
+    "comment",
+    "query",
+    "attribution",
+    "alternation",
+    "purpose",
+    "explanation",
+    "elaboration",
+    "causal",
     "conjunction",
 )
 """The 17 unified DISRPT 2025 relation labels, in the order of the Table 10 system prompt (exact strings the
@@ -86,12 +100,25 @@ DIRECTION_TEXT: dict[str, str] = {
 tha.pdtb.tdtb)."""
 
 LANGUAGE_NAMES: dict[str, str] = {
-    "ces": "Czech", "deu": "German", "eng": "English", "eus": "Basque", "fas": "Persian", "fra": "French",
-    "ita": "Italian", "nld": "Dutch", "pcm": "Nigerian Pidgin", "pol": "Polish", "por": "Portuguese",
-    "rus": "Russian", "spa": "Spanish", "tha": "Thai", "tur": "Turkish", "zho": "Chinese",
+    "ces": "Czech",
+    "deu": "German",
+    "eng": "English",
+    "eus": "Basque",
+    "fas": "Persian",
+    "fra": "French",
+    "ita": "Italian",
+    "nld": "Dutch",
+    "pcm": "Nigerian Pidgin",
+    "pol": "Polish",
+    "por": "Portuguese",
+    "rus": "Russian",
+    "spa": "Spanish",
+    "tha": "Thai",
+    "tur": "Turkish",
+    "zho": "Chinese",
 }
 """ISO 639-3 code (first part of a DISRPT corpus name) -> English name: the 16 languages of Table 27
-(``shared/data/upstream/disrpt25/counts.tsv``, column ``language``)."""
+(names as in the DISRPT 2025 corpus list)."""
 
 
 def join_context(context: Sequence[str]) -> str:

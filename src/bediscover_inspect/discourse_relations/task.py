@@ -1,4 +1,5 @@
-"""Task (3) of BeDiscovER: discourse relation recognition on DISRPT 2025 (paper §5.2, Appendix B.3).
+"""Task (3) of BeDiscovER, discourse relation recognition on DISRPT 2025 (paper §5.2, Table 4, Appendix B.3,
+Tables 27–31).
 
 Usage::
 
@@ -9,15 +10,18 @@ Usage::
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
 
-from bediscover_inspect.generation import generate_with_thinking, generation_config
-
-from .dataset import load_corpora, paper_subset_size, select_corpora
+from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..metadata import task_metadata
+from ..metrics import pooled_epochs
+from .dataset import corpus_metadata, load_dataset, provenance, resolve_frameworks, resolve_languages
 from .scorer import discourse_relation_scorer
+
+VERSION = 2
+"""Scoring version recorded in the log (``Task.version``): 2 = Inspect metrics per measure with standard errors."""
 
 
 @task
@@ -33,8 +37,8 @@ def discourse_relations(
 
     Args:
         corpora: corpus names (``deu.pdtb.pcc``; list or comma-separated). Default: every one of the 38
-            corpora whose file the data root has; absent ones are skipped with a console warning and listed
-            with their reason in the task metadata (``absent_corpora``). A named corpus that is absent raises
+            corpora whose file the data root has; absent ones are skipped with a warning and listed with their
+            reason in the task metadata (``absent``). A named corpus that is absent raises
             ``DataFileMissingError``.
         languages: ISO 639-3 codes or English names (``deu`` / ``German``) to keep.
         frameworks: frameworks to keep (``dep``, ``erst``, ``iso``, ``pdtb``, ``rst``, ``sdrt``).
@@ -42,25 +46,31 @@ def discourse_relations(
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         reasoning: the paper's "w/ reasoning" generation preset and thinking switch (Table 7).
 
+    The task metadata has the suite's keys (``parameters``: ``corpora`` as the corpora loaded, ``languages`` as
+    ISO codes, ``frameworks``, ``None`` where not given; ``data`` with a ``sha1_check`` note for a file without a
+    pinned SHA-1) plus ``samples_per_corpus`` and ``absent_paper_relations`` (:func:`.dataset.corpus_metadata`).
+
     Raises:
-        ValueError: unknown corpus / language / framework / subset (naming the valid choices).
-        DataFileMissingError, DataFormatError: see :func:`.dataset.load_corpora`.
+        ValueError: unknown corpus / language / framework / subset / reasoning (naming the valid choices).
+        DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
-    selected, explicit = select_corpora(corpora, languages, frameworks)
-    loaded = load_corpora(selected, explicit, subset, data_dir)
+    reasoning = reasoning_flag(reasoning)
+    loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir)
+    metadata = task_metadata(
+        "discourse_relations",
+        loaded.files,
+        corpora=loaded.datasets,
+        languages=resolve_languages(languages),
+        frameworks=resolve_frameworks(frameworks),
+        subset=subset,
+        reasoning=reasoning,
+    )
     return Task(
-        dataset=MemoryDataset(loaded.samples, name="disrpt25"),
+        dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=discourse_relation_scorer(),
         config=generation_config(reasoning),
-        metadata={
-            "benchmark": "BeDiscovER",
-            "task": "discourse_relations",
-            "data": loaded.provenance,
-            "absent_corpora": loaded.absent,
-            "absent_paper_relations": {c: paper_subset_size(c) for c in loaded.absent},
-            "samples_per_corpus": loaded.counts,
-            "subset": subset,
-            "reasoning": reasoning,
-        },
+        epochs=pooled_epochs(),
+        version=VERSION,
+        metadata=metadata | {"data": provenance(loaded)} | corpus_metadata(loaded),
     )

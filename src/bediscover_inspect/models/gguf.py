@@ -66,6 +66,7 @@ from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
     ChatMessageAssistant,
+    Content,
     ContentReasoning,
     ContentText,
     GenerateConfig,
@@ -216,6 +217,7 @@ def resolve_model_path(name: str, sha256: str | None = None) -> Path:
         GGUFChecksumError: the SHA-256 differs from the pinned or given one.
     """
     alias = ALIASES.get(name)
+    expected: str | None
     if alias is not None:
         path = alias_path(alias)
         expected = alias.sha256
@@ -563,7 +565,7 @@ class GGUFModelAPI(ModelAPI):
         n_out: int,
         reasoning_tokens: int | None,
     ) -> ModelOutput:
-        content: list[ContentReasoning | ContentText] = []
+        content: list[Content] = []
         if reasoning is not None:
             content.append(ContentReasoning(reasoning=reasoning))
         content.append(ContentText(text=answer))

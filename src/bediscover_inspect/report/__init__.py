@@ -1,4 +1,12 @@
-"""Reports rebuilt from Inspect logs: paper-style tables, plots, and the paper's reported numbers."""
+"""Reports rebuilt from Inspect logs, one module per job.
+
+* :mod:`.logs` — reading a log directory into a long table of measures (one successful log per run);
+* :mod:`.aggregate` — mean ± std over seeds and the 95 % interval; coverage warnings;
+* :mod:`.paper` / :mod:`.matching` — the paper's numbers (``paper_results.csv``) and matching our cells to them;
+* :mod:`.render` — paper-style tables; :mod:`.classes` — per-class scores and confusion matrices;
+* :mod:`.setting` — what a run does differently from the paper's setting (the ``differs`` column);
+* :mod:`.plots` — score against output tokens (the paper's tok.); :mod:`.build` — ``bediscover report``.
+"""
 
 from bediscover_inspect.report.paper import load_paper_results
 

@@ -55,3 +55,43 @@ def load_paper_results() -> pd.DataFrame:
         ValueError: the packaged CSV does not have the expected columns.
     """
     return _load().copy()
+
+
+QWEN3_MODELS: tuple[str, ...] = ("Qwen3-0.6B", "Qwen3-1.7B", "Qwen3-4B", "Qwen3-8B", "Qwen3-14B", "Qwen3-32B")
+
+TABLE7_GENERATION: dict[str, dict[str, dict[str, object]]] = {
+    **{model: {"off": {"max_tokens": (2048, 2048), "temperature": 0.7, "top_p": 0.8, "verbosity": None},
+               "on": {"max_tokens": (4096, 4096), "temperature": 0.6, "top_p": 0.95, "verbosity": None}}
+       for model in QWEN3_MODELS},
+    "DS-r1-distill-Qwen": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": None}},
+    "DeepSeek-r1-0528": {"on": {"max_tokens": (4096, 16384), "temperature": None, "top_p": None, "verbosity": None}},
+    "GPT-5-mini (low)": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": "low"}},
+    "GPT-5-mini (high)": {"on": {"max_tokens": (8192, 32768), "temperature": None, "top_p": None,
+                                 "verbosity": "low"}},
+}
+"""The paper's Table 7 (generation settings) as ``paper model -> reasoning mode -> setting``.
+
+``max_tokens`` is ``(low, high)``: Table 7 prints a range ("4096-16384", "8192-32768") for DeepSeek-r1-0528 and
+GPT-5-mini (high), and its caption says the higher values are for dialogue parsing, so the low end applies to the
+other tasks and any value in the range to dialogue parsing. ``None`` is Table 7's "-" (not set: the provider's
+default). The GPT-5-mini rows are the paper's "w/ reasoning" columns and apply in either of our modes."""
+
+TABLE7_WIDE_TASKS: frozenset[str] = frozenset({"dialogue_parsing"})
+"""Tasks for which Table 7's caption allows the higher ``max_tokens`` of a range."""
+
+
+def table7_setting(paper_model: str, reasoning: str, task: str) -> dict[str, object] | None:
+    """Table 7's generation setting of ``paper_model`` in ``reasoning`` (``off``/``on``) for ``task``, or ``None``.
+
+    Returns:
+        ``{"max_tokens": (low, high), "temperature", "top_p", "verbosity"}`` with ``max_tokens`` narrowed to the
+        low end except for :data:`TABLE7_WIDE_TASKS`; ``None`` when Table 7 has no such row or mode.
+    """
+    rows = TABLE7_GENERATION.get(paper_model)
+    if rows is None:
+        return None
+    setting = rows.get(reasoning) or (rows.get("on") if paper_model.startswith("GPT-5-mini") else None)
+    if setting is None:
+        return None
+    low, high = setting["max_tokens"]  # type: ignore[misc]
+    return setting | {"max_tokens": (low, high if task in TABLE7_WIDE_TASKS else low)}

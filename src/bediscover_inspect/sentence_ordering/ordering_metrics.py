@@ -1,11 +1,11 @@
-"""Sentence-ordering measures, per document, as Re-BART's ``eval/evaluation.py`` computes them.
+"""Sentence-ordering measures of one document, as Re-BART's ``eval/evaluation.py`` computes them.
 
-Definitions: ``shared/data/upstream/sentence_ordering/_reference_metrics/METRICS.md`` (Re-BART, EMNLP 2021,
-whose marker convention the BeDiscovER files use) and the paper's Tables 32–38 (Acc, Lumr, Pmr, Skip, Lcs).
-``gold`` and ``pred`` are lists of sentence ids (0-based indices into the shuffled sentences).
+Re-BART (Basu Roy Chowdhury, Brahman and Chaturvedi, EMNLP 2021; repository ``fabrahman/ReBART``) is the public
+scorer whose marker convention the BeDiscovER files use; the paper's Tables 32–38 report Acc, Lumr, Pmr, Skip and
+Lcs. ``gold`` and ``pred`` are lists of sentence ids (0-based indices into the shuffled sentences).
 
-Corpus aggregation (done by the scorer's metrics): PMR, Skip, Kendall τ and LUMR are means over documents;
-Acc and LCS are *micro* — summed over documents and divided by the total number of gold sentences.
+Corpus aggregation (the scorer's metrics): PMR, Skip, Kendall τ and LUMR are means over documents; Acc and LCS
+are *micro* — summed over documents and divided by the total number of gold sentences.
 Every function accepts any ``pred`` (empty, too short or long, repeated or unknown ids) and never raises: a
 non-permutation is scored on the sequence as given, exactly as Re-BART does, so it can earn partial Acc / LCS
 / Skip / τ but never PMR.
@@ -14,8 +14,7 @@ non-permutation is scored on the sequence as given, exactly as Re-BART does, so 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def perfect_match(gold: Sequence[int], pred: Sequence[int]) -> int:
@@ -25,7 +24,7 @@ def perfect_match(gold: Sequence[int], pred: Sequence[int]) -> int:
 
 def correct_positions(gold: Sequence[int], pred: Sequence[int]) -> int:
     """Positions ``i < min(len(gold), len(pred))`` with ``gold[i] == pred[i]`` (numerator of micro Acc)."""
-    return sum(1 for g, p in zip(gold, pred) if g == p)
+    return sum(1 for g, p in zip(gold, pred, strict=False) if g == p)
 
 
 def longest_common_subsequence(gold: Sequence[int], pred: Sequence[int]) -> int:
@@ -63,26 +62,15 @@ def skip_bigram(gold: Sequence[int], pred: Sequence[int]) -> float:
     return shared / len(gold_pairs)
 
 
-def kendall_tau(gold: Sequence[int], pred: Sequence[int]) -> float:
-    """Kendall's τ as in Re-BART: τ-b (``scipy.stats.kendalltau``) between each predicted id's gold position and its rank.
+def gold_positions(gold: Sequence[int], pred: Sequence[int]) -> list[int]:
+    """Re-BART's reading of an answer for Kendall's τ: the gold position of each predicted id, 0 for an unknown id.
 
-    An id not in gold maps to position 0; a single correct sentence scores 1; NaN (e.g. fewer than two
-    predicted items, or all positions tied) counts as 0. For a valid permutation this is
-    ``1 − 2·inversions / C(n, 2)``. One extension for gold lists that repeat an id (identical sentences, see
-    the scorer): the k-th mention of an id takes the id's k-th gold position, where Re-BART's ``gold.index``
-    would give every mention the first one; once the gold occurrences are used up, the first is taken, as in
-    Re-BART (so a repeated id in an answer scores exactly as Re-BART scores it).
-
-    τ-b is counted here in O(n log n) (:func:`_tau_b_against_rank`, scipy's formula and operation order)
-    because importing scipy costs an eval process ~0.5 s and ~74 MB (issue 8); the tests check it against
-    scipy.
+    One extension for gold lists that repeat an id (identical sentences, see the scorer): the k-th mention of an
+    id takes the id's k-th gold position, so a correct order reads as ``0, 1, …, n−1``; a mention beyond the
+    gold occurrences takes the first. Re-BART's position table keeps one position per id (its last occurrence);
+    for gold lists without repeats, the only ones in its data and in ours before the scorer maps identical
+    sentences together, the two readings are the same.
     """
-    if not pred or not gold:
-        return 0.0
-    if len(gold) == 1 and len(pred) == 1:
-        return float(pred[0] == gold[0])
-    if len(pred) < 2:
-        return 0.0
     occurrences: dict[int, list[int]] = {}
     for position, g in enumerate(gold):
         occurrences.setdefault(g, []).append(position)
@@ -96,40 +84,28 @@ def kendall_tau(gold: Sequence[int], pred: Sequence[int]) -> float:
         k = used.get(p, 0)
         positions.append(slots[k] if k < len(slots) else slots[0])
         used[p] = k + 1
-    if len(set(positions)) < 2:
-        return 0.0
-    return _tau_b_against_rank(positions)
+    return positions
 
 
-def _tau_b_against_rank(x: Sequence[int]) -> float:
-    """Kendall's τ-b of ``x`` against ``0, 1, …, n−1`` (no ties in the rank); 0.0 when undefined.
+def kendall_tau(gold: Sequence[int], pred: Sequence[int]) -> float:
+    """Kendall's τ as in Re-BART: ``scipy.stats.kendalltau`` (τ-b) of :func:`gold_positions` against ``0 … m−1``.
 
-    With ``tot = n(n−1)/2``, ``xtie`` = pairs tied in ``x`` and ``dis`` = pairs ``i < j`` with ``x[i] > x[j]``:
-    τ-b = (tot − xtie − 2·dis) / √(tot − xtie) / √tot, clipped to [−1, 1] — scipy's ``kendalltau``
-    (``variant="b"``) expression, in its order, so the float is the same. Discordant pairs are counted with a
-    Fenwick tree over the distinct values, O(n log n).
+    Special cases: a one-sentence document answered with one marker scores 1 if the marker is right, else 0
+    (Re-BART gives the 1 to any answer starting with the right marker; here a longer answer to a one-sentence
+    document has all positions tied); any other answer of fewer than two markers scores 0; NaN (every position
+    tied, e.g. an answer repeating one marker) counts as 0, as in Re-BART. For a valid permutation τ is
+    ``1 − 2·inversions / C(n, 2)``.
     """
-    n = len(x)
-    tot = n * (n - 1) // 2
-    ties = Counter(x)
-    xtie = sum(t * (t - 1) // 2 for t in ties.values())
-    if tot == 0 or xtie == tot:
+    if not pred or not gold:
         return 0.0
-    rank = {value: i + 1 for i, value in enumerate(sorted(ties))}
-    tree = [0] * (len(rank) + 1)
-    dis = 0
-    for seen, value in enumerate(x):
-        seen_at_most, i = 0, rank[value]
-        while i > 0:  # earlier items with a value <= this one
-            seen_at_most += tree[i]
-            i -= i & -i
-        dis += seen - seen_at_most
-        i = rank[value]
-        while i < len(tree):
-            tree[i] += 1
-            i += i & -i
-    tau = (tot - xtie - 2 * dis) / math.sqrt(tot - xtie) / math.sqrt(tot)
-    return min(1.0, max(-1.0, tau))
+    if len(gold) == 1 and len(pred) == 1:
+        return float(pred[0] == gold[0])
+    if len(pred) < 2:
+        return 0.0
+    from scipy.stats import kendalltau
+
+    tau = float(kendalltau(gold_positions(gold, pred), range(len(pred))).statistic)
+    return 0.0 if math.isnan(tau) else tau
 
 
 def length_unmatched(gold: Sequence[int], pred: Sequence[int]) -> int:

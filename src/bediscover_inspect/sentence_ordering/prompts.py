@@ -1,12 +1,13 @@
 """Appendix B.4 (Table 11) prompt of Task (4) sentence ordering, verbatim.
 
-The paper's table numbers every line ``<s 1>`` (a typo, issue 2); the user prompt here numbers the shuffled
-sentences ``<s 1> … </s 1>`` to ``<s n> … </s n>``, 1-based, one per line.
+The paper's table numbers every line ``<s 1>`` (a typo); the user prompt here numbers the shuffled sentences
+``<s 1> … </s 1>`` to ``<s n> … </s n>``, 1-based, one per line. :func:`marker_sequence` is the one place an
+order is written as markers (the gold target, and the answer as parsed in the scorer).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 SYSTEM_PROMPT = (
     "A conversation between User and Assistant. The User provides a list of shuffled sentences. Each sentence is "
@@ -26,5 +27,5 @@ def user_prompt(shuffled_sentences: Sequence[str]) -> str:
 
 
 def marker_sequence(indices: Sequence[int]) -> str:
-    """The answer format of Table 11 for 0-based shuffled indices: ``[1, 0, 2] -> "<s 2> <s 1> <s 3>"``."""
+    """Table 11's answer format for 0-based shuffled indices: ``[1, 0, 2] -> "<s 2> <s 1> <s 3>"``, ``[] -> ""``."""
     return " ".join(f"<s {i + 1}>" for i in indices)

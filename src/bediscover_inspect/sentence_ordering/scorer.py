@@ -1,42 +1,53 @@
-"""Scorer of Task (4): parse the sentence-marker sequence and compute the Re-BART measures per document.
+"""Scorer of Task (4): read the order a model gave and compute the Re-BART measures per document.
 
-Answer parsing (issue 2, documented in the README):
-
-* only the final completion is read; a ``<think>…</think>`` block left in the text is removed;
-* a marker is an opening tag ``s`` + number inside ``<…>``, ``[…]`` or ``(…)``, case-insensitive, spaces
-  optional: ``<s 3>``, ``<s3>``, ``<S 3>``, ``[s 3]``, ``(s3)``; closing tags ``</s 3>`` are ignored;
-* markers are 1-based (as in the prompt) and turned into 0-based shuffled indices; the sequence is read in
-  order of appearance, duplicates and out-of-range numbers kept (they are scored as Re-BART would);
-* no marker at all → **invalid**: the empty sequence is scored (0 everywhere, LUMR 1) and ``invalid`` = 1.
+Answer reading: :func:`.parsing.parse_order` (the paper's ``<s n>`` markers, else a whole-answer list in another
+format, else invalid; the text after the last ``</think>`` only). Ids are 0-based shuffled indices; a sequence
+that is not a permutation is scored as given (as Re-BART does); no order read → **invalid**: the empty sequence
+is scored (0 everywhere, LUMR 1) and ``invalid`` = 1.
 
 Identical sentences (nips-abs doc 235 has ``"? )"`` twice) are interchangeable: before scoring, every id is
 replaced by the first shuffled index holding the same sentence text, in gold and prediction alike, so a
 correct order scores PMR 1 whichever copy the model names first.
+
+Measures (one ``@metric`` each, overall and per ``dataset``, every one with its standard error): ``acc`` and
+``lcs`` are micro averages over the sentences of all documents (:func:`~bediscover_inspect.metrics.ratio_measure`,
+seeded bootstrap standard error); ``pmr``, ``skip``, ``kendall_tau``, ``lumr``, ``invalid`` and the token counts
+are means over documents (Inspect's ``stderr()``).
 """
 
 from __future__ import annotations
 
-import re
-from typing import Sequence
+from collections.abc import Sequence
 
+import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
-from ..labels import strip_reasoning
-from ..metrics import MEASURE_SCORES, measures_metric, register_reduction
+from ..metrics import (
+    Stat,
+    invalid,
+    mean_measure,
+    measure_metrics,
+    overview,
+    output_tokens,
+    ratio_measure,
+    reasoning_tokens,
+    values_of,
+)
 from . import ordering_metrics as om
-
-MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
-"""Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
+from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
+from .parsing import PAPER_FORMAT, parse_order
+from .prompts import marker_sequence
 
 
 def parse_markers(completion: str) -> list[int]:
-    """0-based shuffled indices named by the markers in ``completion`` (rule in the module docstring).
+    """0-based shuffled indices of the order read from ``completion``: ``list(parse_order(completion).ids)``
+    (:mod:`.parsing`: the paper's ``<s n>`` markers, else a whole-answer list format).
 
-    Returns ``[]`` when there is no marker (an invalid answer). Never raises.
+    Returns ``[]`` when no order can be read (an invalid answer). Never raises.
     """
-    return [int(m.group(1)) - 1 for m in MARKER.finditer(strip_reasoning(completion or ""))]
+    return list(parse_order(completion).ids)
 
 
 def canonical_ids(shuffled_sentences: Sequence[str]) -> list[int]:
@@ -63,79 +74,104 @@ def document_scores(gold: Sequence[int], pred: Sequence[int]) -> dict[str, float
     }
 
 
-def micro_ratio(scores: Sequence[SampleScore], count_key: str) -> float:
-    """Sum of ``Score.metadata[count_key]`` over documents / sum of ``n_sentences`` (Re-BART micro average).
-
-    ``count_key`` is ``correct_positions`` (Acc) or ``lcs_length`` (LCS); 0.0 when there are no sentences.
-    """
-    total = sum(int((s.score.metadata or {}).get("n_sentences", 0)) for s in scores)
-    hits = sum(int((s.score.metadata or {}).get(count_key, 0)) for s in scores)
-    return hits / total if total else 0.0
+def _sentences(scores: Sequence[SampleScore]) -> np.ndarray:
+    """Gold sentences per document (``Score.value["n_sentences"]``): the weight of the micro averages."""
+    return values_of(scores, "n_sentences")
 
 
-register_reduction("micro_acc", lambda scores, _key: micro_ratio(scores, "correct_positions"))
-register_reduction("micro_lcs", lambda scores, _key: micro_ratio(scores, "lcs_length"))
-
-SENTENCE_ORDERING_MEASURES: dict[str, str] = {
-    "acc": "micro_acc",
-    "lumr": "mean",
-    "pmr": "mean",
-    "skip": "mean",
-    "lcs": "micro_lcs",
-    "kendall_tau": "mean",
-    "invalid": "mean",
-    "output_tokens": "mean",
-    "reasoning_tokens": "mean",
-}
-"""Measures in the column order of Tables 32–38 (Acc, Lumr, Pmr, Skip, Lcs, tok.) plus τ and invalid: Acc and
-LCS micro (summed counts over documents), the others means over documents."""
+def _micro(key: str, stat: str) -> Metric:
+    """Σ ``value[key]``·n_sentences / Σ n_sentences over documents (a per-document ratio back to its count)."""
+    return ratio_measure(key, lambda scores: values_of(scores, key) * _sentences(scores), _sentences, stat)
 
 
-@metric(scores=MEASURE_SCORES)
-def sentence_ordering_measures() -> Metric:
-    """:data:`SENTENCE_ORDERING_MEASURES`, each with ``all`` and one value per dataset."""
-    return measures_metric(SENTENCE_ORDERING_MEASURES)
+@metric
+def acc(stat: Stat = "both") -> Metric:
+    """Position accuracy (Acc), micro: correct positions summed over documents / gold sentences summed."""
+    return _micro("acc", stat)
 
 
-@scorer(metrics=[sentence_ordering_measures()])
+@metric
+def lcs(stat: Stat = "both") -> Metric:
+    """Longest common subsequence (Lcs), micro: LCS lengths summed over documents / gold sentences summed."""
+    return _micro("lcs", stat)
+
+
+@metric
+def pmr(stat: Stat = "both") -> Metric:
+    """Perfect match rate (Pmr): mean of ``Score.value["pmr"]`` (0/1) over documents, with ``stderr()``."""
+    return mean_measure("pmr", stat)
+
+
+@metric
+def skip(stat: Stat = "both") -> Metric:
+    """Skip-bigram match (Skip, ROUGE-S): mean of ``Score.value["skip"]`` over documents, with ``stderr()``."""
+    return mean_measure("skip", stat)
+
+
+@metric
+def kendall_tau(stat: Stat = "both") -> Metric:
+    """Kendall's τ: mean of ``Score.value["kendall_tau"]`` over documents, with ``stderr()``."""
+    return mean_measure("kendall_tau", stat)
+
+
+@metric
+def lumr(stat: Stat = "both") -> Metric:
+    """Length unmatch rate (Lumr): share of answers whose length differs from the gold's, with ``stderr()``."""
+    return mean_measure("lumr", stat)
+
+
+@metric
+def other_format(stat: Stat = "both") -> Metric:
+    """Share of answers whose order was read from a format other than the paper's ``<s n>`` markers (a list of
+    numbers, a JSON array …; :mod:`.parsing`): ``1 − other_format − invalid`` is the paper-format compliance."""
+    return mean_measure("other_format", stat)
+
+
+MEASURES = (acc, lumr, pmr, skip, lcs, output_tokens, reasoning_tokens, kendall_tau, invalid, other_format)
+"""The scorer's measures: the columns of Tables 32–38 in their order (Acc, Lumr, Pmr, Skip, Lcs, tok.), then
+Kendall's τ (Re-BART), the invalid rate and the share of answers in another format."""
+
+
+@scorer(metrics=[overview(pmr(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)])
 def sentence_ordering_scorer() -> Scorer:
     """Score one ordering answer against the gold ``shuf_idx`` order.
 
     Reads sample metadata ``gold_order`` (0-based shuffled indices, length n) and ``canonical_ids``
     (:func:`canonical_ids` of the shuffled sentences, computed once when the sample is built: the sentence texts
     are in the prompt already).
-    Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios; the corpus Acc and LCS are micro averages
-    computed from the counts in ``Score.metadata``), ``skip``, ``kendall_tau``, ``lumr``, ``invalid``,
-    ``output_tokens``, ``reasoning_tokens``. ``Score.answer`` is the parsed marker sequence.
+    Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios, correct positions and LCS length over n),
+    ``skip``, ``kendall_tau``, ``lumr``, ``invalid``, ``other_format`` (0/1: read from another format than the
+    paper's markers), ``output_tokens``, ``reasoning_tokens`` and ``n_sentences`` (n, the weight of the micro Acc
+    and LCS). ``Score.answer`` is the order read, as markers; ``Score.metadata`` says whether it names the gold ids
+    in some order (``permutation``) and which format it was read from (``format``).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         canonical = state.metadata["canonical_ids"]
         gold = canonicalise(state.metadata["gold_order"], canonical)
-        raw = parse_markers(state.output.completion if state.output else "")
+        parsed = parse_order(state.output.completion if state.output else "")
+        raw = list(parsed.ids)
         pred = canonicalise(raw, canonical)
         values = document_scores(gold, pred)
-        output_tokens, reasoning_tokens = usage_tokens(state.output)
+        tokens, thinking = usage_tokens(state.output)
         values |= {
             "invalid": float(not raw),
-            "output_tokens": float(output_tokens),
-            "reasoning_tokens": float(reasoning_tokens),
+            "other_format": float(bool(raw) and parsed.format != PAPER_FORMAT),
+            "output_tokens": float(tokens),
+            "reasoning_tokens": float(thinking),
+            "n_sentences": float(len(gold)),
         }
         is_permutation = sorted(pred) == sorted(gold)
         return Score(
             value=values,
-            answer=" ".join(f"<s {i + 1}>" for i in raw) if raw else "",
+            answer=marker_sequence(raw),
             explanation=(
-                "no sentence marker found (invalid)" if not raw
+                "no sentence marker found (invalid)"
+                if not raw
                 else f"predicted {[i + 1 for i in raw]} vs gold {[i + 1 for i in state.metadata['gold_order']]}"
                 + ("" if is_permutation else " (not a permutation of the gold ids)")
             ),
-            metadata={
-                "n_sentences": len(gold),
-                "correct_positions": om.correct_positions(gold, pred),
-                "lcs_length": om.longest_common_subsequence(gold, pred),
-                "permutation": is_permutation,
-            },
+            metadata={"permutation": is_permutation, "format": parsed.format},
         )
 
     return score

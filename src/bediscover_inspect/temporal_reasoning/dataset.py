@@ -1,6 +1,6 @@
-"""Records of the three temporal-reasoning files → Inspect samples.
+"""Loading Task (2) data: the three temporal-reasoning files as Inspect samples.
 
-Files (authors' release, ``tr/<folder>/test_id.json``; formats in ``shared/data/upstream/*/SOURCE.md``):
+Files (authors' release, ``tr/<folder>/test_id.json``), each evaluated whole in the paper (fraction 1.0):
 
 * ``tbd-ee`` (dataset ``tbd``, 1515 pairs) and ``tdd-man`` (1500 pairs): ``{"id", "doc_id", "lid", "document",
   "types": ["EVENT e4", "EVENT e5"], "gold": "BEFORE"}``; the document holds exactly the two target events as
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, require_field, select_datasets
+from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
 from ..generation import prompt_messages
 from .prompts import (
     RELATION_LABELS,
@@ -41,6 +41,10 @@ DATA_PATHS: dict[str, str] = {
 """File of each dataset under the data root (the authors' ``data/tr`` folder; TBD's folder is ``tbd-ee``)."""
 
 RELATION_DATASETS: frozenset[str] = frozenset({"tbd", "tdd-man"})
+"""Datasets of temporal-relation pairs (scored by ``relation_scorer``)."""
+
+TOT_DATASET = "tot-arithmetic"
+"""The temporal-arithmetic dataset (scored by ``tot_scorer``)."""
 
 CONTEXTS: tuple[str, ...] = ("document", "sentences")
 """``document``: the whole article (paper's main setting, Tables 3, 23, 25 "with context");
@@ -190,9 +194,7 @@ def relation_record_to_sample(
         raise DataFormatError(f"{where}: field 'gold' is {gold!r}, not one of {list(RELATION_LABELS)}")
     marked = sorted(m.group(1) for m in EVENT_TAG.finditer(document))
     if marked != sorted(ids):
-        raise DataFormatError(
-            f"{where}: field 'document' marks events {marked}, but field 'types' names {ids}"
-        )
+        raise DataFormatError(f"{where}: field 'document' marks events {marked}, but field 'types' names {ids}")
     shown = document if context == "document" else event_sentences(document)
     return Sample(
         id=f"{dataset}_{record_id}",
@@ -210,7 +212,7 @@ def relation_record_to_sample(
     )
 
 
-def tot_record_to_sample(record: dict[str, Any], dataset: str = "tot-arithmetic", file: str = "?", index: int = 0) -> Sample:
+def tot_record_to_sample(record: dict[str, Any], dataset: str = TOT_DATASET, file: str = "?", index: int = 0) -> Sample:
     """One ToT-Arithmetic question → Sample (input = question + instruction; target = the gold literal string).
 
     Metadata: ``dataset``, ``gold`` (the literal string), ``gold_answer`` (the dict), ``question_type`` and
@@ -231,9 +233,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = "tot-arithmetic"
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as ex:  # all ast.literal_eval raises
         raise DataFormatError(f"{where}: field 'gold' is not a Python dict literal ({ex})") from None
     if question_type not in TOT_CATEGORIES:
-        raise DataFormatError(
-            f"{where}: field 'question_type' is {question_type!r}, not one of {list(TOT_CATEGORIES)}"
-        )
+        raise DataFormatError(f"{where}: field 'question_type' is {question_type!r}, not one of {list(TOT_CATEGORIES)}")
     return Sample(
         id=f"{dataset}_{record_id}",
         input=prompt_messages(TOT_SYSTEM_PROMPT, tot_user_prompt(question, instruction)),
@@ -260,6 +260,40 @@ def record_to_sample(
     check_context(context)
     if dataset in RELATION_DATASETS:
         return relation_record_to_sample(record, dataset, context, file, index)
-    if dataset == "tot-arithmetic":
+    if dataset == TOT_DATASET:
         return tot_record_to_sample(record, dataset, file, index)
     raise ValueError(f"unknown temporal-reasoning dataset {dataset!r}; choose from {list(DATASETS)}")
+
+
+def load_dataset(
+    dataset: str | list[str] | tuple[str, ...] | None = "all",
+    context: str = "document",
+    subset: str = "paper",
+    data_dir: str | None = None,
+) -> LoadedDataset:
+    """Samples of the selected datasets (in the order given; records in file order) and what was read.
+
+    Args:
+        dataset: the ``dataset`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
+            skipped with a warning (and listed in the task metadata), a dataset named explicitly must be there.
+        context: see :data:`CONTEXTS`.
+        subset: ``"paper"`` or ``"full"`` (identical here: all three files are used whole, fraction 1.0).
+        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+
+    Raises:
+        ValueError: bad dataset, context or subset. DataFileMissingError: a file is absent (see
+            :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
+    """
+    check_context(context)
+    datasets = parse_datasets(dataset)
+    files = load_datasets(
+        {name: DATA_PATHS[name] for name in datasets}, is_explicit(dataset), subset, data_dir, "temporal_reasoning"
+    )
+    samples: list[Sample] = []
+    for name, loaded in files.records.items():
+        file = loaded.resolved.local_path
+        samples.extend(
+            record_to_sample(record, name, context, file, index) for index, record in enumerate(loaded.records)
+        )
+    names = list(files.records)
+    return LoadedDataset(MemoryDataset(samples, name="temporal_reasoning_" + "+".join(names)), files, names)

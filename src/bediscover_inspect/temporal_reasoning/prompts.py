@@ -14,19 +14,13 @@ with one newline, and separate the user prompt's document and question with a bl
 
 from __future__ import annotations
 
+from .aliases import RELATION_ALIASES as _RELATION_ALIASES
+
 RELATION_LABELS: tuple[str, ...] = ("IS_INCLUDED", "INCLUDES", "SIMULTANEOUS", "BEFORE", "AFTER", "NONE")
 """The six labels offered by the Table 9 prompt, in its order (TBD uses all six; TDD-Man's gold has no NONE)."""
 
-RELATION_ALIASES: dict[str, str] = {
-    "is included": "IS_INCLUDED",
-    "included in": "IS_INCLUDED",
-    "simultaneously": "SIMULTANEOUS",
-    "vague": "NONE",
-}
-"""Spellings models produce for the labels (parsed with the shared ``labels.parse_label``; TBD's VAGUE is NONE).
-
-Deliberately no common prose words (``during``, ``include``): the parser takes the first label mentioned, and
-such words would turn an explanation into an answer."""
+RELATION_ALIASES = _RELATION_ALIASES
+"""The relation labels' spelling variants (``temporal_reasoning.aliases.RELATION_ALIASES``, re-exported here)."""
 
 RELATION_SYSTEM_PROMPT = (
     "A conversation between User and Assistant. The User provides a document with two target EVENT, each marked "

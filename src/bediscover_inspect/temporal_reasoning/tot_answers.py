@@ -5,8 +5,9 @@ Gold (data file ``tr/tot-arithmetic/test_id.json``, field ``gold``): a *Python* 
 
 Reading a model answer (:func:`parse_tot_answer`), rules documented in the README ("ToT answer parsing"):
 
-1. ``<think>…</think>`` blocks are removed (the scorer only ever passes ``state.output.completion``);
-   typographic quotes become ASCII quotes.
+1. Only the text after the last ``</think>`` is read, cut at an unclosed ``<think>``
+   (:func:`labels.final_text`; the scorer only ever passes ``state.output.completion``); typographic quotes
+   become ASCII quotes.
 2. Balanced ``{…}`` spans in the text (nesting respected, quotes not tracked, code fences irrelevant) are the
    candidates — but only spans nested at most :data:`MAX_SPAN_DEPTH` levels inside other balanced spans
    (depth 0 = outermost; a stray unmatched ``{`` does not count as a level), and of those at most
@@ -23,6 +24,13 @@ Reading a model answer (:func:`parse_tot_answer`), rules documented in the READM
    (models restate the format first and answer last). No candidate with an expected key: ``"key": value``
    fragments without braces are tried (placeholder values skipped too). Still nothing: the answer is
    **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` when only placeholders were found.
+5. **A cut-off answer is invalid.** When the text ends inside an unclosed ``{`` whose own level (outside the
+   balanced spans nested in it) holds an expected key, and the value of the last such key is unfinished —
+   an opening quote or ``[`` never closed, or a bare value running to the end of the text on its line
+   (``{"answer": "352 B``, ``{"H": 2.0, "M": 1``, ``{"unordered_list": ["Kyle", "Ja``) — the model was cut
+   off while writing its answer: the answer is **invalid** and ``notes`` says ``cut_off``, whatever was read
+   before it (it supersedes earlier dicts, as a later answer does). A brace left open after a finished value
+   (``{"answer": "352 BC"``, or a bare value followed by a line break) is read as a fragment (rule 4).
 
 Comparison (:func:`tot_correct`): the answer is right when every gold field is present and equal; extra fields
 (an ``explanation``) are ignored. Keys match case-insensitively. Scalars: numbers compare numerically
@@ -38,10 +46,11 @@ import ast
 import json
 import math
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..labels import strip_reasoning
+from ..labels import final_text
 
 UNORDERED_KEYS: frozenset[str] = frozenset({"unordered_list"})
 """Gold keys whose list value is compared as a multiset (instruction: "an unordered list of …")."""
@@ -76,7 +85,8 @@ class ParsedTotAnswer:
     source: str = "none"
     candidates: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
-    """``"placeholder"``: a template placeholder value was seen and ignored (rule 3)."""
+    """``"placeholder"``: a template placeholder value was seen and ignored (rule 3); ``"cut_off"``: the text
+    ends inside an unfinished answer value (rule 5), so the answer is invalid."""
 
     @property
     def invalid(self) -> bool:
@@ -101,15 +111,8 @@ def parse_gold(gold: str) -> dict[str, Any]:
     return value
 
 
-def _brace_spans(text: str) -> list[str]:
-    """The candidate ``{…}`` substrings, in order of their opening brace (rule 2 of the module docstring).
-
-    Balanced pairs nested at most :data:`MAX_SPAN_DEPTH` levels inside other balanced pairs; beyond
-    :data:`MAX_CANDIDATES` of them, the shallowest are kept, and within a depth the last ones. Every character
-    lies in at most ``MAX_SPAN_DEPTH + 1`` kept spans, so the copies total at most three times the text.
-    Quotes are not tracked: braces inside answer strings are rare, and a stray quote in prose must not hide
-    the answer.
-    """
+def _brace_pairs(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """Balanced ``{…}`` pairs ``(start, end)`` sorted by start, and the offsets of the ``{`` never closed."""
     opened: list[int] = []
     pairs: list[tuple[int, int]] = []
     for match in _BRACE.finditer(text):
@@ -119,6 +122,19 @@ def _brace_spans(text: str) -> list[str]:
         elif opened:
             pairs.append((opened.pop(), pos + 1))
     pairs.sort()
+    return pairs, opened
+
+
+def _brace_spans(text: str) -> list[str]:
+    """The candidate ``{…}`` substrings, in order of their opening brace (rule 2 of the module docstring).
+
+    Balanced pairs nested at most :data:`MAX_SPAN_DEPTH` levels inside other balanced pairs; beyond
+    :data:`MAX_CANDIDATES` of them, the shallowest are kept, and within a depth the last ones. Every character
+    lies in at most ``MAX_SPAN_DEPTH + 1`` kept spans, so the copies total at most three times the text.
+    Quotes are not tracked: braces inside answer strings are rare, and a stray quote in prose must not hide
+    the answer.
+    """
+    pairs, _ = _brace_pairs(text)
     kept: list[tuple[int, int, int]] = []  # (depth, start, end)
     enclosing: list[int] = []  # end positions of the balanced pairs around the current one (they nest)
     for start, end in pairs:
@@ -131,6 +147,42 @@ def _brace_spans(text: str) -> list[str]:
         kept = sorted(kept, key=lambda k: (k[0], -k[1]))[:MAX_CANDIDATES]
         kept.sort(key=lambda k: k[1])
     return [text[a:b] for _, a, b in kept]
+
+
+def _unfinished_value(text: str, start: int) -> bool:
+    """Whether the value starting at ``start`` (after ``key:``) runs unfinished to the end of ``text``."""
+    rest = text[start:].lstrip()
+    if not rest:
+        return True
+    if rest[0] in "\"'":
+        return rest.find(rest[0], 1) < 0
+    if rest[0] == "[":
+        return "]" not in rest
+    return not any(c in rest for c in ",\n")
+
+
+def is_cut_off(text: str, expected_keys: list[str] | tuple[str, ...]) -> bool:
+    """Rule 5 of the module docstring: the text ends inside an unfinished value of an expected key, within an
+    unclosed ``{``. Linear in the text's length."""
+    pairs, unclosed = _brace_pairs(text)
+    if not unclosed:
+        return False
+    last_open = unclosed[-1]
+    # every brace after the last unclosed one is balanced; the top-level ones among them are disjoint
+    covered: list[tuple[int, int]] = []
+    for start, end in pairs:
+        if start > last_open and (not covered or start >= covered[-1][1]):
+            covered.append((start, end))
+    keys = "|".join(re.escape(k) for k in expected_keys)
+    pattern = re.compile(rf"(?<![\w])[\"']?(?:{keys})[\"']?\s*[:=]", re.IGNORECASE)
+    last_value: int | None = None
+    starts = [c[0] for c in covered]
+    for match in pattern.finditer(text, last_open):
+        i = bisect_right(starts, match.start()) - 1
+        if i >= 0 and match.start() < covered[i][1]:
+            continue  # inside a balanced span nested in the open one
+        last_value = match.end()
+    return last_value is not None and _unfinished_value(text, last_value)
 
 
 def is_placeholder(value: Any) -> bool:
@@ -250,8 +302,10 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
         :class:`ParsedTotAnswer`; ``value`` is ``None`` when no dict with an expected key was found.
     """
     expected = {k.lower() for k in expected_keys}
-    text = strip_reasoning(completion or "").translate(_QUOTES)
+    text = final_text(completion).text.translate(_QUOTES)
     spans = _brace_spans(text)
+    if expected_keys and is_cut_off(text, expected_keys):
+        return ParsedTotAnswer(None, "none", len(spans), ("cut_off",))
     best: tuple[int, int, dict[str, Any], str] | None = None
     placeholder = False
     for order, span in enumerate(spans):

@@ -1,0 +1,171 @@
+"""Finding a benchmark file: the data root (task parameter ``data_dir``, else ``BEDISCOVER_DATA_DIR``), else the
+user cache, filled by downloading the file from the pinned commit, written atomically and checked against its git
+blob SHA-1. A file whose SHA-1 differs from the pinned one loads with a logged warning and says so in its provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import logging
+import urllib.request
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import DataFileMissingError
+from .registry import PINNED_COMMIT, PINNED_REPOSITORY, DataFile, data_file_info
+
+logger = logging.getLogger(__name__)
+
+DOWNLOAD_URL_TEMPLATE = "https://raw.githubusercontent.com/{repository}/{commit}/data/{path}"
+"""Where a real user's copy of a file comes from: the repository's ``data/<path>`` at the pinned commit."""
+
+ENV_DATA_DIR = "BEDISCOVER_DATA_DIR"
+ENV_CACHE_DIR = "BEDISCOVER_CACHE_DIR"
+ENV_OFFLINE = "BEDISCOVER_OFFLINE"
+
+
+def git_blob_sha1(data: bytes) -> str:
+    """Git blob SHA-1 of ``data`` (what ``git hash-object FILE`` prints): ``sha1(b"blob <len>\\0" + data)``."""
+    digest = hashlib.sha1()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    """User cache for downloaded files: ``$BEDISCOVER_CACHE_DIR`` or the platform cache dir, per commit."""
+    explicit = os.environ.get(ENV_CACHE_DIR)
+    if explicit:
+        return Path(explicit).expanduser() / PINNED_COMMIT
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("bediscover-inspect")) / PINNED_COMMIT
+
+
+@dataclass(frozen=True)
+class ResolvedFile:
+    """Where a benchmark file was found and whether it is the pinned one.
+
+    ``source`` is ``data_dir`` (task parameter), ``env`` (``BEDISCOVER_DATA_DIR``) or ``cache``;
+    ``verified`` is ``True`` (SHA-1 matches), ``False`` (differs: loaded with a warning) or ``None``
+    (no pinned SHA-1, e.g. a user-restored LDC corpus).
+    """
+
+    path: str
+    local_path: str
+    source: str
+    expected_sha1: str | None
+    actual_sha1: str
+    verified: bool | None
+
+    def provenance(self) -> dict[str, Any]:
+        """JSON-able record for task metadata (so the log says exactly which bytes were scored)."""
+        return asdict(self) | {"repository": PINNED_REPOSITORY, "commit": PINNED_COMMIT}
+
+
+def _missing_message(info: DataFile, where: str, reason: str) -> DataFileMissingError:
+    what = (f"{info.path} (dataset {info.dataset!r}, git blob SHA-1 "
+            f"{info.sha1 or 'none: LDC-licensed corpus, restore it yourself'}; {reason})")
+    hint = (f"Looked in {where}. Options: pass -T data_dir=DIR or set {ENV_DATA_DIR}=DIR to a directory laid out "
+            f"like the repository's data/ folder (so the file is DIR/<path>); or, with neither set (nor "
+            f"{ENV_OFFLINE}) and a network, it is downloaded from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into "
+            f"{cache_dir()}.")
+    return DataFileMissingError(f"BeDiscovER data file not found: {what}. {hint}", what=what, hint=hint)
+
+
+def default_fetch(url: str, timeout: float = 60.0) -> bytes:
+    """Fetch ``url`` and return its body (the transport :func:`download_file` uses unless told otherwise)."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 (fixed https URL)
+        return response.read()
+
+
+def download_file(
+    info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None
+) -> Path:
+    """Download ``info`` from the pinned commit into ``dest_root/info.path`` atomically, checking its SHA-1.
+
+    The bytes go to a temporary file in the destination directory, are checked against ``info.sha1``, and
+    only then renamed into place, so an interrupted or corrupt download never leaves a partial file.
+
+    Args:
+        info: registry entry of the file.
+        dest_root: cache root; the file lands at ``dest_root / info.path``.
+        fetch: ``url -> bytes`` transport (default :func:`default_fetch`); tests pass a fake or a loopback URL.
+
+    Raises:
+        DataFileMissingError: the file has no pinned SHA-1 (LDC), the fetch failed, or the bytes do not match.
+    """
+    if info.sha1 is None:
+        raise _missing_message(info, str(dest_root), "not distributed by the authors")
+    url = DOWNLOAD_URL_TEMPLATE.format(repository=PINNED_REPOSITORY, commit=PINNED_COMMIT, path=info.path)
+    try:
+        data = (fetch or default_fetch)(url)
+    except Exception as ex:  # any transport failure becomes the one clear error
+        raise _missing_message(info, str(dest_root), f"download from {url} failed: {ex}") from ex
+    actual = git_blob_sha1(data)
+    if actual != info.sha1:
+        raise _missing_message(info, str(dest_root), f"downloaded bytes have SHA-1 {actual}, expected {info.sha1}")
+    target = dest_root / info.path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".download-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def resolve_data_file(
+    path: str, data_dir: str | os.PathLike[str] | None = None, fetch: Callable[[str], bytes] | None = None
+) -> ResolvedFile:
+    """Find ``path`` (a key of :data:`REGISTRY`) under the data root, downloading it into the cache if needed.
+
+    Args:
+        path: file under the data root, e.g. ``"so/nips-abs/test_id.jsonl"``.
+        data_dir: explicit data root (task parameter); overrides ``BEDISCOVER_DATA_DIR``.
+        fetch: transport for the cache download (tests); ignored when a data root is given.
+
+    Returns:
+        A :class:`ResolvedFile`; a SHA-1 mismatch is reported there and as a warning, not raised.
+
+    Raises:
+        KeyError: unknown path.
+        DataFileMissingError: not under the explicit data root, or not downloadable (offline,
+            ``BEDISCOVER_OFFLINE=1``, LDC corpus).
+    """
+    info = data_file_info(path)
+    if data_dir is not None or os.environ.get(ENV_DATA_DIR):
+        source = "data_dir" if data_dir is not None else "env"
+        root = Path(data_dir if data_dir is not None else os.environ[ENV_DATA_DIR]).expanduser()
+        local = root / path
+        if not local.is_file():
+            label = "-T data_dir" if source == "data_dir" else ENV_DATA_DIR
+            raise _missing_message(info, f"{root} ({label})", "not under the data root")
+    else:
+        source = "cache"
+        root = cache_dir()
+        local = root / path
+        if not local.is_file():
+            if os.environ.get(ENV_OFFLINE, "") not in ("", "0"):
+                raise _missing_message(info, f"{root} (cache)", f"{ENV_OFFLINE} is set, no download tried")
+            local = download_file(info, root, fetch)
+    actual = _file_sha1(str(local), local.stat().st_mtime_ns, local.stat().st_size)
+    verified = None if info.sha1 is None else actual == info.sha1
+    if verified is False:
+        logger.warning("%s: git blob SHA-1 %s differs from the pinned %s (%s@%s); scores may not be comparable "
+                       "with the paper", local, actual, info.sha1, PINNED_REPOSITORY, PINNED_COMMIT[:10])
+    return ResolvedFile(path, str(local), source, info.sha1, actual, verified)
+
+
+@lru_cache(maxsize=128)
+def _file_sha1(local: str, mtime_ns: int, size: int) -> str:
+    return git_blob_sha1(Path(local).read_bytes())
+
+

@@ -1,0 +1,33 @@
+"""What every task's log says about how it was made (``log.eval.metadata``), read back by the report and compare.
+
+Keys: ``benchmark`` (:data:`BENCHMARK`, which marks a log as this suite's), ``task``, ``parameters`` (every task
+parameter as resolved, defaults included, so two logs of the same setting compare equal whatever was typed on the
+command line), ``data`` (each file read: source, expected and actual git blob SHA-1, records used) and ``absent``
+(datasets of the default selection that were skipped, with the reason).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import LoadedFiles
+
+BENCHMARK = "BeDiscovER"
+"""Value of ``benchmark`` in the task metadata of every log of this suite."""
+
+
+def task_metadata(task: str, files: LoadedFiles, **parameters: Any) -> dict[str, Any]:
+    """The task metadata of one task (keys in the module docstring).
+
+    Args:
+        task: the task's name (``discourse_markers`` …).
+        files: what the task loaded (:func:`bediscover_inspect.data.load_datasets`).
+        parameters: the task's parameters as resolved (``dataset`` as the list of names, ``reasoning`` a bool …).
+    """
+    return {
+        "benchmark": BENCHMARK,
+        "task": task,
+        "parameters": parameters,
+        "data": files.provenance(),
+        "absent": dict(files.absent),
+    }

@@ -1,0 +1,92 @@
+"""Mean ± std over seeds of every cell, and the coverage warnings (missing seeds, missing tasks)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from bediscover_inspect.report.logs import GROUP_KEYS, RUN_KEYS
+
+TOKEN_MEASURES = frozenset({"output_tokens", "reasoning_tokens", "input_tokens", "total_tokens", "tok"})
+"""Token counts per sample by name; :func:`is_token_measure` also takes ``<x>_tokens_per_<unit>``."""
+
+
+def is_token_measure(measure: str) -> bool:
+    """Whether ``measure`` is a token count (reported as it is; everything else is a 0-1 rate shown in %):
+    :data:`TOKEN_MEASURES` and names like ``output_tokens_per_turn`` (dialogue parsing, per turn)."""
+    return measure in TOKEN_MEASURES or "_tokens_per_" in measure
+
+Z95 = 1.959963984540054
+"""Two-sided 95 % quantile of the standard normal distribution."""
+
+
+def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
+    """Mean and std over seeds of each cell (task, model, reasoning, variant, measure, group key, group).
+
+    Args:
+        scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores`.
+        ddof: 0 for the population std (default, the paper's convention), 1 for the sample std.
+
+    Returns:
+        One row per cell with ``mean``, ``std`` over seeds (NaN with fewer than ``ddof + 1`` seeds), ``se`` (the
+        logged standard error over test items, averaged over the seeds: every seed scores the same items, so their
+        errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
+        se``), ``n_seeds``, ``seeds`` (present, ascending, space-separated), ``samples`` (distinct samples per
+        seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts) are
+        scaled to percent.
+    """
+    columns = GROUP_KEYS + ["mean", "std", "se", "ci95_low", "ci95_high", "n_seeds", "seeds", "samples",
+                            "reasoning_effort"]
+    if scores.empty:
+        return pd.DataFrame(columns=columns)
+    frame = scores.sort_values("seed").copy()
+    scale = np.where(frame["measure"].map(is_token_measure), 1.0, 100.0)
+    frame["value"] = frame["value"].astype(float) * scale
+    frame["stderr"] = frame["stderr"].astype(float) * scale
+    cells = frame.groupby(GROUP_KEYS, sort=True, dropna=False).agg(
+        mean=("value", "mean"),
+        std=("value", lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
+        se=("stderr", "mean"),
+        n_seeds=("value", "size"),
+        seeds=("seed", lambda v: " ".join(str(s) for s in v)),
+        samples=("samples", lambda v: "/".join(str(s) for s in v)),
+        reasoning_effort=("reasoning_effort", lambda v: ",".join(sorted(set(v) - {""}))),
+    ).reset_index()
+    cells["ci95_low"] = cells["mean"] - Z95 * cells["se"]
+    cells["ci95_high"] = cells["mean"] + Z95 * cells["se"]
+    return cells[columns]
+
+
+def coverage_warnings(scores: pd.DataFrame, expected_seeds: Sequence[int] | None = None,
+                      expected_tasks: Sequence[str] | None = None) -> list[str]:
+    """Missing seeds and missing tasks, one message each (never averaged away silently).
+
+    Args:
+        scores: :attr:`LogScores.scores`.
+        expected_seeds: the seeds every run should have; default: every seed seen in ``scores``.
+        expected_tasks: the tasks every (model, reasoning) should have; default: every task seen.
+
+    Returns:
+        Human-readable messages, sorted; empty when every run has every seed and every task.
+    """
+    messages: list[str] = []
+    if scores.empty:
+        return ["no successful logs found"]
+    seeds = sorted(set(expected_seeds) if expected_seeds is not None else set(scores["seed"]))
+    runs = scores.groupby(RUN_KEYS)["seed"].agg(lambda s: sorted(set(s)))
+    for (task, model, reasoning, variant), present in runs.items():
+        missing = [s for s in seeds if s not in present]
+        if missing:
+            messages.append(f"missing seed(s) {missing} for task {task}, model {model}, reasoning {reasoning}"
+                            + (f", {variant}" if variant else "") + f" (present: {present})")
+    tasks = sorted(set(expected_tasks) if expected_tasks is not None else set(scores["task"]))
+    combos = scores.groupby(["model", "reasoning"])["task"].agg(lambda t: set(t))
+    for (model, reasoning), present in combos.items():
+        for task in tasks:
+            if task not in present:
+                messages.append(f"missing task {task} for model {model}, reasoning {reasoning}")
+    return sorted(messages)
+
+

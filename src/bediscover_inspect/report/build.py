@@ -1,0 +1,131 @@
+"""``bediscover report``: read the logs, aggregate over seeds, compare with the paper, write tables and plots."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
+from bediscover_inspect.report.classes import write_class_tables
+from bediscover_inspect.report.logs import SUPERSEDED, ReportWarning, read_log_scores
+from bediscover_inspect.report.matching import normalised, paper_model_match, paper_model_names, with_paper
+from bediscover_inspect.report.plots import plot_reasoning_effort
+from bediscover_inspect.report.render import markdown, task_table
+from bediscover_inspect.report.setting import cell_differences, setting_warnings
+
+
+@dataclass
+class Report:
+    """What :func:`build_report` wrote: paths, the merged cell table, the warnings and the notes.
+
+    ``warnings`` are problems of the log directory (missing seeds or tasks, logs not used, runs compared with the
+    paper that are not its setting); ``notes`` say what the report could not compare (a model without a paper
+    row) and where the paper is read against its own captions.
+    """
+
+    cells: pd.DataFrame
+    warnings: list[str]
+    files: list[Path]
+    notes: list[str] = field(default_factory=list)
+
+
+def unmatched_model_notes(scores: pd.DataFrame, paper_models: Mapping[str, str] | None = None) -> list[str]:
+    """One note per served model that matched no paper model in any of its runs, listing the paper's models."""
+    if scores.empty:
+        return []
+    notes = []
+    runs = scores.drop_duplicates(["model", "reasoning_effort"])
+    matched = {row.model for row in runs.itertuples(index=False)
+               if paper_model_match(row.model, row.reasoning_effort or None, paper_models)[0] is not None}
+    for model in sorted(set(runs.model) - matched):
+        effort = (" (GPT-5-mini rows need --reasoning-effort low or high in the run)"
+                  if "gpt5mini" in normalised(model) else "")
+        notes.append(f"no paper model for {model}{effort}: its cells have no paper numbers. Name one with "
+                     f"--paper-model PAPER or --paper-model '{model}=PAPER'; the paper's models: "
+                     + ", ".join(paper_model_names()))
+    return notes
+
+
+def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
+                 expected_seeds: Sequence[int] | None = None, expected_tasks: Sequence[str] | None = None,
+                 plots: bool = True, paper_models: Mapping[str, str] | None = None) -> Report:
+    """Read the logs, aggregate over seeds, compare with the paper, and write tables (and plots).
+
+    Files written under ``out_dir``: ``cells.csv`` (every cell, long format, with the 95 % interval, the paper
+    columns and ``differs``), ``<task>.csv`` and ``<task>.md`` (wide, paper-style), ``classes/per_class.csv`` and
+    ``classes/confusion.csv`` (label-choice tasks), ``report.md`` (all tasks, the warnings and the notes),
+    ``warnings.txt`` (missing seeds or tasks, runs with no successful log, runs compared with the paper that are
+    not its setting), and with ``plots=True`` ``plots/<task>__<group>[__variant].png``.
+
+    Args:
+        log_dir: directory of Inspect logs (searched recursively).
+        out_dir: created if needed.
+        ddof: std convention (0 population, the default; 1 sample).
+        expected_seeds / expected_tasks: what every run should contain (default: the union seen).
+        plots: also draw the score-vs-output-tokens plots.
+        paper_models: served model -> paper model (``--paper-model``,
+            :func:`~bediscover_inspect.report.matching.parse_paper_models`).
+
+    Returns:
+        A :class:`Report`. Each warning is also issued as a :class:`ReportWarning`.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    read = read_log_scores(log_dir)
+    messages = coverage_warnings(read.scores, expected_seeds, expected_tasks)
+    messages += [f"log not used: {path} ({reason})" for path, reason in read.skipped
+                 if not reason.startswith(SUPERSEDED)]
+    superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
+    files: list[Path] = []
+    cells = pd.DataFrame()
+    if not read.scores.empty:
+        cells = with_paper(aggregate(read.scores, ddof=ddof), paper_models=paper_models)
+        cells["differs"] = cell_differences(cells, read.runs, paper_models)
+    messages += setting_warnings(cells)
+    for message in messages:
+        warnings.warn(message, ReportWarning, stacklevel=2)
+    notes = unmatched_model_notes(read.scores, paper_models)
+    if not cells.empty:
+        compared = cells[cells["paper_mean"].notna()]
+        notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]
+    sections = [f"# BeDiscovER report\n\nLogs: `{log_dir}`. Each cell: mean ± {'population' if ddof == 0 else 'sample'}"
+                f" std over seeds (ddof={ddof}), then the 95 % interval mean ± 1.96·SE (SE: the logged standard error "
+                f"over test items, averaged over seeds); rates in %, tokens per sample (per turn in dialogue "
+                f"parsing). Paper numbers from `paper_results.csv` (table noted), Δ = ours − paper; the paper's "
+                f"tok. is compared with `output_tokens` (answer and reasoning), `reasoning_tokens` has no paper "
+                f"column. `differs` names what a run does differently from the paper's setting (empty: the paper's "
+                f"setting). Per-class scores and confusion matrices of the label-choice tasks: `classes/`."]
+    if messages:
+        sections.append("## Warnings\n\n" + "\n".join(f"- {m}" for m in messages))
+    if notes:
+        sections.append("## Notes\n\n" + "\n".join(f"- {n}" for n in notes))
+    if superseded:
+        sections.append("## Logs superseded by a later successful log of the same run\n\n"
+                        + "\n".join(f"- {n}" for n in superseded))
+    if not cells.empty:
+        path = out / "cells.csv"
+        cells.to_csv(path, index=False)
+        files.append(path)
+        for task, frame in cells.groupby("task", sort=True):
+            table = task_table(frame)
+            csv_path, md_path = out / f"{task}.csv", out / f"{task}.md"
+            table.to_csv(csv_path, index=False)
+            md = f"## {task}\n\n" + markdown(table)
+            md_path.write_text(md + "\n", encoding="utf-8")
+            files += [csv_path, md_path]
+            sections.append(md)
+        files += write_class_tables(read.scores, out, ddof)
+        if plots:
+            files += plot_reasoning_effort(cells, out / "plots")
+    report_md = out / "report.md"
+    report_md.write_text("\n\n".join(sections) + "\n", encoding="utf-8")
+    warn_path = out / "warnings.txt"
+    warn_path.write_text("".join(f"{m}\n" for m in messages), encoding="utf-8")
+    files += [report_md, warn_path]
+    return Report(cells=cells, warnings=messages, files=files, notes=notes)
+
+

@@ -1,0 +1,94 @@
+"""Class-level analysis of the label-choice tasks (the paper's Limitations): per-class precision, recall and F1
+(mean ± std over seeds) and confusion matrices (summed over seeds), per dataset, read from the logs' samples."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
+
+LABEL_SCORERS: dict[str, str] = {
+    "discourse_markers": "discourse_marker_scorer",
+    "temporal_reasoning": "relation_scorer",
+    "discourse_relations": "discourse_relation_scorer",
+}
+"""Label-choice task -> the scorer whose ``Score.answer`` is the label read."""
+
+RUN = ["task", "model", "reasoning", "variant"]
+
+
+def _pairs_of_log(path: str, scorer: str) -> dict[str, tuple[list[str], list[str]]]:
+    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by ``scorer``."""
+    from inspect_ai.log import read_eval_log_samples
+
+    pairs: dict[str, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    for sample in read_eval_log_samples(path, all_samples_required=False):
+        score = (sample.scores or {}).get(scorer)
+        metadata = sample.metadata or {}
+        if score is None or "gold" not in metadata:
+            continue
+        gold, pred = pairs[str(metadata.get("dataset", "all"))]
+        gold.append(str(metadata["gold"]))
+        pred.append(str(score.answer) if score.answer is not None else INVALID_ANSWER)
+    return dict(pairs)
+
+
+def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-class scores and confusion counts of every label-choice run in ``scores``.
+
+    Args:
+        scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores` (its ``log`` column names the logs used).
+        ddof: std convention over seeds.
+
+    Returns:
+        ``(per_class, confusion)``: ``per_class`` has one row per run, dataset and gold label with
+        ``precision``/``recall``/``f1`` mean and std over seeds (in %) and ``support`` (per seed); ``confusion``
+        one row per run, dataset, gold and predicted label with ``count`` summed over seeds
+        (:data:`~bediscover_inspect.metrics.INVALID_ANSWER` for unreadable answers).
+    """
+    logs = scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
+    class_rows: list[dict[str, Any]] = []
+    confusion_rows: list[dict[str, Any]] = []
+    for row in logs.itertuples(index=False):
+        run = {key: getattr(row, key) for key in RUN}
+        for dataset, (gold, pred) in _pairs_of_log(row.log, LABEL_SCORERS[row.task]).items():
+            for label, values in per_class_prf(gold, pred).items():
+                class_rows.append(run | {"dataset": dataset, "seed": row.seed, "label": label} | values)
+            labels, matrix = confusion(gold, pred)
+            for i, gold_label in enumerate(labels):
+                for j, predicted in enumerate(labels):
+                    if matrix[i, j]:
+                        confusion_rows.append(run | {"dataset": dataset, "gold": gold_label,
+                                                     "predicted": predicted, "count": int(matrix[i, j])})
+    per_class = pd.DataFrame(class_rows)
+    if not per_class.empty:
+        keys = RUN + ["dataset", "label"]
+        per_class = per_class.groupby(keys, sort=True).agg(
+            **{f"{stat}_{part}": (stat, (lambda v: 100 * float(np.mean(v))) if part == "mean"
+                                  else (lambda v: 100 * float(np.std(v, ddof=ddof)) if len(v) > ddof
+                                        else float("nan")))
+               for stat in ("precision", "recall", "f1") for part in ("mean", "std")},
+            support=("support", "first"), n_seeds=("seed", "size")).reset_index()
+    matrix_frame = pd.DataFrame(confusion_rows)
+    if not matrix_frame.empty:
+        matrix_frame = matrix_frame.groupby(RUN + ["dataset", "gold", "predicted"], sort=True)["count"].sum()
+        matrix_frame = matrix_frame.reset_index()
+    return per_class, matrix_frame
+
+
+def write_class_tables(scores: pd.DataFrame, out: Path, ddof: int = 0) -> list[Path]:
+    """Write ``classes/per_class.csv`` and ``classes/confusion.csv`` (see :func:`class_tables`); none if empty."""
+    per_class, matrix = class_tables(scores, ddof)
+    if per_class.empty:
+        return []
+    folder = out / "classes"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "per_class.csv", folder / "confusion.csv"]
+    per_class.to_csv(paths[0], index=False)
+    matrix.to_csv(paths[1], index=False)
+    return paths

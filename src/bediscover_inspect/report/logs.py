@@ -1,0 +1,288 @@
+"""Reading a log directory: the suite's successful logs, one per run, as a long table of measures.
+
+A run is one (task, model, setting, reasoning mode, seed). The measures come from each log's results through
+:func:`bediscover_inspect.metrics.read_results` (header only: no sample is read); the setting is the task's
+resolved parameters recorded in its metadata (:mod:`bediscover_inspect.metadata`), so two logs of the same
+setting are one run whatever was typed on the command line. The seed is the generate config's ``seed``
+(``--seed``), the model ``log.eval.model``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bediscover_inspect.metadata import BENCHMARK
+from bediscover_inspect.metrics import read_results
+
+IGNORED_PARAMETERS = frozenset({"reasoning", "data_dir", "dataset", "datasets", "corpora", "languages",
+                                "frameworks"})
+"""Task parameters that do not make one experimental setting differ from another in the report (the reasoning
+mode has its own column; dataset selectors only choose which cells a run fills)."""
+
+SUPERSEDED = "superseded"
+"""Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""
+
+RUN_KEYS = ["task", "model", "reasoning", "variant"]
+GROUP_KEYS = RUN_KEYS + ["measure", "group_key", "group"]
+
+COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
+           "measure", "group_key", "group", "value", "stderr"]
+
+RUN_COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
+               "dataset_samples", "limit", "sample_id", "sample_counts", "generate", "subset", "data", "absent"]
+"""Columns of :attr:`LogScores.runs` (see there)."""
+
+GENERATE_FIELDS = ("max_tokens", "temperature", "top_p", "verbosity")
+"""Generate-config fields the report compares with the paper's Table 7."""
+
+
+class ReportWarning(UserWarning):
+    """A problem in the log directory the report shows rather than hides (missing seed or task, failed log)."""
+
+
+def short_task_name(task: str) -> str:
+    """``bediscover_inspect/sentence_ordering`` -> ``sentence_ordering`` (the registry prefix dropped)."""
+    return task.rsplit("/", 1)[-1]
+
+
+def parameters_of(log: Any) -> dict[str, Any]:
+    """The task parameters of a log: the resolved ``parameters`` of its task metadata, else its task arguments."""
+    metadata = log.eval.metadata or {}
+    parameters = metadata.get("parameters") if isinstance(metadata, dict) else None
+    return dict(parameters) if isinstance(parameters, dict) else dict(log.eval.task_args or {})
+
+
+def _reasoning_of(parameters: dict[str, Any]) -> str:
+    value = parameters.get("reasoning", False)
+    if isinstance(value, str):
+        value = value.strip().lower() in {"1", "true", "yes", "on"}
+    return "on" if value else "off"
+
+
+def variant_of(parameters: dict[str, Any]) -> str:
+    """The setting of a run: its parameters other than :data:`IGNORED_PARAMETERS`, ``k=v`` comma-joined, sorted."""
+    items = sorted((k, v) for k, v in parameters.items() if k not in IGNORED_PARAMETERS)
+    return ",".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in items)
+
+
+def _seed_and_effort(log: Any) -> tuple[int | None, str | None]:
+    for config in (getattr(log.plan, "config", None), getattr(log.eval, "model_generate_config", None)):
+        if config is not None and config.seed is not None:
+            return int(config.seed), config.reasoning_effort
+    config = getattr(log.plan, "config", None)
+    return None, (config.reasoning_effort if config is not None else None)
+
+
+@dataclass
+class LogScores:
+    """Scores of every log under a directory (see :func:`read_log_scores`).
+
+    Attributes:
+        scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
+            (``off``/``on``), ``variant`` (:func:`variant_of`), ``seed`` (int, ``-1`` when the log has none),
+            ``reasoning_effort``, ``samples`` (distinct samples scored in that log: completed samples ÷ epochs),
+            ``measure``, ``group_key``, ``group`` (``all`` for the overall value), ``value`` and ``stderr``
+            (floats, as logged).
+        skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
+            interrupted or older logs of a run that has a successful log (normal after a resumed
+            ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
+            read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
+    """
+
+    scores: pd.DataFrame
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+
+
+UNREADABLE = "unreadable"
+"""Reason prefix of a log file that could not be read (truncated, corrupt, not an Inspect log)."""
+
+NOT_OURS = "not a BeDiscovER log"
+"""Reason prefix of a log whose task metadata lacks ``benchmark: BeDiscovER`` (another Inspect task)."""
+
+NO_MEASURES = "no suite measures"
+"""Reason prefix of a successful BeDiscovER log without the suite's measure metrics (written by a version of the
+suite before task version 2: re-run it)."""
+
+
+def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
+    """The score rows of one successful log (see :class:`LogScores`)."""
+    facts = run_facts(path, log)
+    base = {key: facts[key] for key in COLUMNS if key in facts}
+    return [base | {key: row[key] for key in ("measure", "group_key", "group", "value", "stderr")}
+            for row in read_results(log)]
+
+
+def _generate_config(log: Any) -> dict[str, Any]:
+    """The generate settings a log's requests went out with: the eval's config (task preset merged with the
+    command line, ``log.plan.config``) over the model's own (``log.eval.model_generate_config``)."""
+    sent: dict[str, Any] = {}
+    for config in (getattr(log.eval, "model_generate_config", None), getattr(log.plan, "config", None)):
+        for name in GENERATE_FIELDS:
+            value = getattr(config, name, None) if config is not None else None
+            if value is not None:
+                sent[name] = value
+    return sent
+
+
+def _sample_counts(log: Any) -> dict[str, int]:
+    """Samples per dataset among the log's sample ids (``<dataset>_<record id>``); empty when not recorded."""
+    counts: dict[str, int] = {}
+    for sample_id in getattr(log.eval.dataset, "sample_ids", None) or ():
+        dataset = str(sample_id).split("_", 1)[0]
+        counts[dataset] = counts.get(dataset, 0) + 1
+    return counts
+
+
+def run_facts(path: str, log: Any) -> dict[str, Any]:
+    """How one successful log was made, as :attr:`LogScores.runs` lists it.
+
+    Keys: the run keys and ``samples`` of :class:`LogScores`; ``dataset_samples`` (samples of the task's dataset
+    before ``--limit``, ``log.eval.dataset.samples``), ``limit`` and ``sample_id`` (``log.eval.config``, ``None``
+    when not given), ``sample_counts`` (dataset -> samples run, from the sample ids), ``generate``
+    (:data:`GENERATE_FIELDS` that were set, :func:`_generate_config`), ``subset`` (task parameter), ``data``
+    (the task metadata's file provenance: path -> ``verified``, SHA-1s, ``records_used`` …) and ``absent``
+    (dataset -> reason it was skipped).
+    """
+    parameters = parameters_of(log)
+    seed, effort = _seed_and_effort(log)
+    metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+    config = getattr(log.eval, "config", None)
+    dataset = getattr(log.eval, "dataset", None)
+    return {
+        "log": path,
+        "task": short_task_name(log.eval.task),
+        "model": log.eval.model,
+        "reasoning": _reasoning_of(parameters),
+        "variant": variant_of(parameters),
+        "seed": -1 if seed is None else seed,
+        "reasoning_effort": effort or "",
+        "samples": round(_distinct_samples(log)),
+        "dataset_samples": getattr(dataset, "samples", None),
+        "limit": getattr(config, "limit", None),
+        "sample_id": getattr(config, "sample_id", None),
+        "sample_counts": _sample_counts(log),
+        "generate": _generate_config(log),
+        "subset": parameters.get("subset"),
+        "data": dict(metadata.get("data") or {}),
+        "absent": dict(metadata.get("absent") or {}),
+    }
+
+
+def _local_path(name: str) -> str:
+    """``file:///a/b.eval`` -> ``/a/b.eval`` (other locations, such as ``s3://``, are kept as they are)."""
+    if name.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(name).path)
+    return name
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _distinct_samples(log: Any) -> float:
+    """Distinct samples a log scored: ``results.completed_samples`` counts each (sample, epoch) once, so it is
+    divided by ``eval.config.epochs`` (3 samples run with ``--epochs 2`` -> 6 completed -> 3)."""
+    config = getattr(log.eval, "config", None)
+    epochs = getattr(config, "epochs", None) or 1
+    return int(log.results.completed_samples or 0) / epochs
+
+
+def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float, str]:
+    """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): distinct samples
+    (:func:`_distinct_samples`, so a 3-sample run with 2 epochs is not "more" than a 5-sample run), then
+    creation time; the larger is kept."""
+    _path, log, _rows = item
+    return _distinct_samples(log), str(log.eval.created)
+
+
+def read_log_scores(log_dir: str | Path) -> LogScores:
+    """Read the header of every Inspect log under ``log_dir`` into a long table of scores.
+
+    Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
+    for the same (task, model, task arguments, seed) the one with the most distinct samples wins, then the most
+    recently created (an interrupted then resumed eval set can leave an earlier failed log; a later ``--limit``
+    smoke run never replaces a full run). Logs left out are listed in :attr:`LogScores.skipped`,
+    among them files that cannot be read (reason starting with :data:`UNREADABLE`: truncated, corrupt, not an
+    Inspect log) and logs of other Inspect tasks (reason starting with :data:`NOT_OURS`); one bad file never
+    stops the others from being read.
+
+    Raises:
+        FileNotFoundError: ``log_dir`` does not exist.
+        NotADirectoryError: ``log_dir`` is not a directory.
+    """
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    log_dir = Path(log_dir)
+    if not log_dir.exists():
+        raise FileNotFoundError(f"log directory not found: {log_dir}")
+    if not log_dir.is_dir():
+        raise NotADirectoryError(f"log directory is not a directory: {log_dir}")
+    skipped: list[tuple[str, str]] = []
+    latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
+    unfinished: list[tuple[tuple, str, str]] = []
+    for info in list_eval_logs(str(log_dir), recursive=True):
+        path = _local_path(info.name)
+        try:
+            log = read_eval_log(info, header_only=True)
+        except Exception as exc:  # noqa: BLE001 - any unreadable file is reported and skipped, never fatal
+            skipped.append((path, f"{UNREADABLE}: {_one_line(exc)}"))
+            continue
+        try:
+            metadata = log.eval.metadata or {}
+            if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
+                skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata "
+                                      f"benchmark={BENCHMARK!r}"))
+                continue
+            seed, _ = _seed_and_effort(log)
+            parameters = parameters_of(log)
+            key = (short_task_name(log.eval.task), log.eval.model, variant_of(parameters),
+                   _reasoning_of(parameters), seed)
+            if log.status != "success" or log.results is None:
+                unfinished.append((key, path, log.status if log.status != "success" else "success without results"))
+                continue
+            rows = _log_rows(path, log)
+            if not rows:
+                skipped.append((path, f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
+                                      f"(task version {log.eval.task_version}; written by an older version of "
+                                      "the suite: re-run it)"))
+                continue
+        except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
+            skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
+            continue
+        previous = latest.get(key)
+        if previous is not None:
+            # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
+            lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
+            (kept_samples, kept_created), (lost_samples, lost_created) = _run_preference(kept), _run_preference(lost)
+            why = ("covers more samples" if kept_samples > lost_samples
+                   else "is newer" if kept_created > lost_created
+                   else "has the same samples and time, and was read later")
+            skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} "
+                                     f"({kept[0]})"))
+            latest[key] = kept
+        else:
+            latest[key] = (path, log, rows)
+
+    for key, path, status in unfinished:
+        if key in latest:
+            skipped.append((path, f"{SUPERSEDED}: status {status}, the same run later succeeded"))
+        else:
+            skipped.append((path, f"status {status}"))
+    rows = [row for _, _, log_rows in latest.values() for row in log_rows]
+    facts = [run_facts(path, log) for path, log, _ in latest.values()]
+    runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
+    for column in ("dataset_samples", "limit", "sample_id"):  # as logged: None stays None, 5 stays 5 (not 5.0)
+        runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
+    return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs)
+
+

@@ -1,0 +1,84 @@
+"""Paper-style tables: one wide table per task (``mean ± std`` per measure, the paper's number and Δ)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from bediscover_inspect.report.aggregate import is_token_measure
+from bediscover_inspect.report.matching import PAPER_NOTE_LABELS
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def format_cell(mean: float, std: float, digits: int = 1, low: float | None = None,
+                high: float | None = None) -> str:
+    """``mean ± std [low, high]`` (std or interval left out where missing); empty for a missing mean."""
+    if _missing(mean):
+        return ""
+    text = f"{mean:.{digits}f}" if _missing(std) else f"{mean:.{digits}f} ± {std:.{digits}f}"
+    if not _missing(low) and not _missing(high):
+        text += f" [{low:.{digits}f}, {high:.{digits}f}]"
+    return text
+
+
+def _cell(value: Any) -> str:
+    """One markdown table cell: NaN empty; ``|`` escaped and line breaks flattened so a cell stays one cell."""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return " ".join(str(value).splitlines()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def markdown(df: pd.DataFrame) -> str:
+    """``df`` as a GitHub markdown table (cells per :func:`_cell`)."""
+    header = "| " + " | ".join(_cell(c) for c in df.columns) + " |"
+    rule = "|" + "|".join("---" for _ in df.columns) + "|"
+    body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([header, rule, *body])
+
+
+def task_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """One task's cells as a paper-style wide table.
+
+    Rows: (group key, group, variant, model, reasoning); columns: each measure as ``mean ± std [95 % interval]``
+    (:func:`format_cell`; tokens per sample for token measures, percent otherwise), then for measures with a paper
+    number ``<measure> (paper)`` and ``<measure> Δ``; then ``paper row`` (paper model and tables), ``paper note``
+    (where the paper is read against its caption; only when some row has one), ``differs`` (what the run does
+    differently from the paper's setting, :mod:`~bediscover_inspect.report.setting`; empty: the paper's setting),
+    ``seeds`` (present) and ``samples`` (scored per seed).
+    """
+    index = ["group_key", "group", "variant", "model", "reasoning"]
+    measures = list(dict.fromkeys(cells["measure"]))
+    rows: list[dict[str, Any]] = []
+    for key, frame in cells.groupby(index, sort=True):
+        row = dict(zip(index, key))
+        for measure in measures:
+            hit = frame[frame.measure == measure]
+            if hit.empty:
+                continue
+            cell = hit.iloc[0]
+            digits = 0 if is_token_measure(measure) else 1
+            row[measure] = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
+            if not math.isnan(cell["paper_mean"]):
+                row[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
+                row[f"{measure} Δ"] = f"{cell['diff']:+.{digits}f}"
+        first = frame.iloc[0]
+        hits = frame[frame.paper_model != ""]
+        tables = ",".join(f"T{int(t)}" for t in sorted(set(hits.paper_table)))
+        row["paper row"] = f"{hits.paper_model.iloc[0]} ({tables})" if not hits.empty else ""
+        notes = sorted({PAPER_NOTE_LABELS.get(n, n) for n in hits["paper_note"]} - {""}) if "paper_note" in hits else []
+        if notes:
+            row["paper note"] = " ".join(notes)
+        row["differs"] = first["differs"] if "differs" in frame else ""
+        row["seeds"] = first["seeds"]
+        row["samples"] = first["samples"]
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    tail = [c for c in ("paper row", "paper note", "differs", "seeds", "samples") if c in table.columns]
+    return table[[c for c in table.columns if c not in tail] + tail]
+
+

@@ -1,0 +1,170 @@
+"""Which cells come from runs that are not the paper's setting, and what differs.
+
+A cell is compared with the paper as if it reproduced it; that is only so when its run scored the paper's samples,
+on the pinned data, with Table 7's generation settings, the same samples in every seed, and the paper's weights.
+Each difference is one short text naming what differs and the paper's value:
+
+* samples: fewer samples scored than the task's dataset holds (``--limit``, ``--sample-id``);
+* data: a file whose SHA-1 is not the pinned one (``verified`` False in the task metadata), or whose records used
+  are not the paper subset's ``int(fraction × records)`` (``subset=full`` where the fraction is below 1, a shorter
+  or longer file); a dataset of the paper absent from the run, for the framework / language groups it belongs to;
+* generation: ``max_tokens`` / ``temperature`` / ``top_p`` / ``verbosity`` as sent (``log.plan.config`` over
+  ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_GENERATION``; not
+  checked when no paper model matched);
+* seeds: different numbers of samples scored in the run's seeds;
+* weights: a quantised build of the paper's model (``-AWQ``, ``Q4_K_M`` …, :func:`.matching.quantisation_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from bediscover_inspect.data import REGISTRY
+from bediscover_inspect.data.select import subset_size
+from bediscover_inspect.report.logs import RUN_KEYS
+from bediscover_inspect.report.matching import normalised, paper_model_match, quantisation_of, same_dataset
+from bediscover_inspect.report.paper import table7_setting
+
+CELL_KEYS = RUN_KEYS + ["group_key", "group"]
+
+
+def _file_dataset(path: str) -> str:
+    """``dm/just/test_id.json`` -> ``just`` (the dataset folder of a data file)."""
+    parts = path.split("/")
+    return parts[-2] if len(parts) > 1 else path
+
+
+def _in_group(name: str, group_key: str, group: str) -> bool:
+    """Whether a dataset or corpus ``name`` feeds the cell ``(group_key, group)``: a dataset group is its own file
+    (``just`` feeds ``just-manual``); a DISRPT framework / language group holds the corpora naming it
+    (``eng.pdtb.gum`` feeds ``eng`` and ``pdtb``); ``all`` and other groups hold everything."""
+    if group_key == "dataset" and group != "all":
+        return same_dataset(name, group)
+    if group_key in {"framework", "language"}:
+        return normalised(group) in {normalised(part) for part in name.split(".")}
+    return True
+
+
+def _files_of(data: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    files = [path for path in data if _in_group(_file_dataset(path), group_key, group)]
+    return files or list(data)
+
+
+def _shown(value: Any) -> str:
+    return "not set" if value is None else str(value)
+
+
+def generation_differences(sent: Mapping[str, Any], paper_model: str | None, reasoning: str, task: str) -> list[str]:
+    """What a run's generate settings (``sent``) do differently from Table 7's row of ``paper_model``.
+
+    Returns:
+        One text per field, e.g. ``"max_tokens 256 (Table 7: 4096)"``, ``"temperature 0.6 (Table 7: not set)"``;
+        empty when they agree or Table 7 has no row for the model and mode.
+    """
+    expected = table7_setting(paper_model, reasoning, task) if paper_model else None
+    if expected is None:
+        return []
+    out: list[str] = []
+    low, high = expected["max_tokens"]  # type: ignore[misc]
+    tokens = sent.get("max_tokens")
+    if tokens is None or not low <= tokens <= high:
+        wanted = str(low) if low == high else f"{low}-{high}"
+        out.append(f"max_tokens {_shown(tokens)} (Table 7: {wanted})")
+    for name in ("temperature", "top_p", "verbosity"):
+        value, want = sent.get(name), expected[name]
+        if value is None or want is None:
+            same = value is None and want is None
+        elif name == "verbosity":
+            same = str(value) == str(want)
+        else:
+            same = abs(float(value) - float(want)) < 1e-9  # type: ignore[arg-type]
+        if not same:
+            out.append(f"{name} {_shown(value)} (Table 7: {_shown(want)})")
+    return out
+
+
+def log_differences(run: Mapping[str, Any], group_key: str, group: str,
+                    paper_models: Mapping[str, str] | None = None) -> list[str]:
+    """What one log (a row of :attr:`~bediscover_inspect.report.logs.LogScores.runs`) does differently from the
+    paper's setting, for the cell ``(group_key, group)``; empty when nothing differs (see the module docstring)."""
+    out: list[str] = []
+    scored, built = int(run["samples"]), run.get("dataset_samples")
+    if built is not None and not pd.isna(built) and scored < int(built):
+        how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
+        how += ["--sample-id"] if run.get("sample_id") is not None else []
+        here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
+        out.append(f"samples: {scored} of {int(built)} scored" + (f" ({', '.join(how)})" if how else "")
+                   + (f", {here} of them {group}" if here is not None else ""))
+    data = run.get("data") or {}
+    for path in _files_of(data, group_key, group):
+        facts, info = data[path], REGISTRY.get(path)
+        if facts.get("verified") is False:
+            out.append(f"data {path}: SHA-1 {str(facts.get('actual_sha1'))[:10]} is not the pinned "
+                       f"{str(facts.get('expected_sha1'))[:10]}")
+        used = facts.get("records_used")
+        if info is not None and info.records is not None and used is not None:
+            paper = subset_size(info.records, info.paper_fraction)
+            if int(used) != paper:
+                out.append(f"data {path}: {used} records used, the paper's subset has {paper}"
+                           + (" (subset=full)" if run.get("subset") == "full" else ""))
+    if group_key != "dataset" or group == "all":
+        absent = [f"{name} ({why})" for name, why in (run.get("absent") or {}).items()
+                  if _in_group(name, group_key, group)]
+        if absent:
+            out.append("absent from the run: " + ", ".join(absent))
+    paper_model, _ = paper_model_match(run["model"], run.get("reasoning_effort") or None, paper_models)
+    out += generation_differences(run.get("generate") or {}, paper_model, run["reasoning"], run["task"])
+    quantised = quantisation_of(run["model"])
+    if paper_model and quantised:
+        out.append(f"weights: {run['model'].rsplit('/', 1)[-1]} is a quantised build ({', '.join(quantised)}) of "
+                   f"{paper_model}")
+    return out
+
+
+def _union(lists: Sequence[list[str]]) -> list[str]:
+    return list(dict.fromkeys(text for texts in lists for text in texts))
+
+
+def cell_differences(cells: pd.DataFrame, runs: pd.DataFrame,
+                     paper_models: Mapping[str, str] | None = None) -> pd.Series:
+    """The ``differs`` text of every cell: its seeds' :func:`log_differences` (each once) and unequal samples
+    across seeds, ``"; "``-joined; empty for a cell of the paper's setting. Index aligned with ``cells``."""
+    if cells.empty:
+        return pd.Series([], dtype=object, index=cells.index)
+    by_run = {key: frame for key, frame in runs.groupby(RUN_KEYS, sort=False)} if not runs.empty else {}
+    memo: dict[tuple, str] = {}
+    texts: list[str] = []
+    for row in cells.itertuples(index=False):
+        key = tuple(getattr(row, k) for k in CELL_KEYS)
+        if key not in memo:
+            seeds = by_run.get(key[:len(RUN_KEYS)])
+            found: list[str] = []
+            if seeds is not None:
+                seeds = seeds.sort_values("seed")
+                found = _union([log_differences(run, row.group_key, row.group, paper_models)
+                                for run in seeds.to_dict("records")])
+                counts = [int(s) for s in seeds["samples"]]
+                if len(set(counts)) > 1:
+                    found.append(f"samples per seed differ: {'/'.join(map(str, counts))} "
+                                 f"(seeds {' '.join(str(s) for s in seeds['seed'])})")
+            memo[key] = "; ".join(found)
+        texts.append(memo[key])
+    return pd.Series(texts, dtype=object, index=cells.index)
+
+
+def setting_warnings(cells: pd.DataFrame) -> list[str]:
+    """One message per run whose cells carry a paper number although the run is not the paper's setting: the
+    run, what differs (every group's reasons once) and how many of its paper comparisons it concerns."""
+    if cells.empty or "differs" not in cells:
+        return []
+    compared = cells[cells["paper_mean"].notna() & (cells["differs"] != "")]
+    messages: list[str] = []
+    for (task, model, reasoning, variant), frame in compared.groupby(RUN_KEYS, sort=True):
+        reasons = _union([text.split("; ") for text in frame["differs"]])
+        messages.append(f"not the paper's setting, yet compared with it ({len(frame)} cells): task {task}, model "
+                        f"{model}, reasoning {reasoning}" + (f", {variant}" if variant else "") + ": "
+                        + "; ".join(reasons))
+    return messages

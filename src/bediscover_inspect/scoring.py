@@ -1,0 +1,56 @@
+"""Shared scorer pieces: the score of one label-choice answer (discourse markers, temporal relations, DISRPT).
+
+A label-choice scorer reads only the final completion (never the reasoning), parses it with
+:func:`bediscover_inspect.labels.parse_label` against the dataset's label set and aliases, and returns a
+:class:`~inspect_ai.scorer.Score` whose value holds every number the label metrics reduce (see
+:mod:`bediscover_inspect.metrics`): ``accuracy`` and ``invalid`` (0/1), ``ambiguous`` (0/1: several labels
+named, no stated choice, scored invalid), ``output_tokens`` and ``reasoning_tokens``. ``Score.answer`` is the label read (or
+:data:`~bediscover_inspect.metrics.INVALID_ANSWER`); the gold label is the sample's metadata ``gold``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from inspect_ai.scorer import Score
+from inspect_ai.solver import TaskState
+
+from .generation import usage_tokens
+from .labels import parse_label
+from .metrics import INVALID_ANSWER
+
+
+def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> Score:
+    """Score one label-choice answer against the sample's gold label (sample metadata ``gold``).
+
+    Args:
+        state: the sample's state after generation (``state.output.completion`` is read).
+        labels: the dataset's label set, as its prompt lists it.
+        aliases: spelling variants accepted for the labels (``variant -> label``).
+
+    Returns:
+        The score: value keys as in the module docstring; ``answer`` the label read; ``explanation`` the
+        completion; ``metadata`` the parse's ``rule`` (the layer of :func:`~bediscover_inspect.labels.parse_label`
+        that decided, ``None`` when invalid), ``candidates`` (labels named, in order), ``echo`` and ``cut_off``
+        (thinking cut off before the answer) flags.
+
+    Raises:
+        KeyError: the sample metadata has no ``gold``.
+    """
+    gold = str(state.metadata["gold"])
+    completion = state.output.completion if state.output is not None else ""
+    parsed = parse_label(completion, labels, aliases)
+    output_tokens, reasoning_tokens = usage_tokens(state.output)
+    return Score(
+        value={
+            "accuracy": 1.0 if parsed.label == gold else 0.0,
+            "invalid": 1.0 if parsed.invalid else 0.0,
+            "ambiguous": 1.0 if parsed.ambiguous else 0.0,
+            "output_tokens": float(output_tokens),
+            "reasoning_tokens": float(reasoning_tokens),
+        },
+        answer=parsed.label if parsed.label is not None else INVALID_ANSWER,
+        explanation=completion,
+        metadata={"rule": parsed.rule, "candidates": list(parsed.candidates), "echo": parsed.echo,
+                  "cut_off": parsed.cut_off},
+    )

@@ -1,0 +1,125 @@
+"""Loading Task (4) data: the seven sentence-ordering datasets of Table 5, one sample per document.
+
+Files: ``so/<dataset>/test_id.jsonl`` of the authors' release (Re-BART's processed files plus ``id``). Each
+record has ``shuf_sents`` (the model input, in shuffled order), ``orig_sents`` (gold order) and ``shuf_idx``
+(strings; ``shuf_sents[int(shuf_idx[k])] == orig_sents[k]``), so the gold answer is ``shuf_idx`` as 1-based
+markers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..generation import prompt_messages
+from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
+from .scorer import canonical_ids
+
+DATASETS: tuple[str, ...] = (
+    "aan-abstract",
+    "arxiv-abstracts",
+    "nips-abs",
+    "nsf",
+    "roc",
+    "sind-captions",
+    "wiki-movies",
+)
+"""The seven datasets of Table 1 / Table 5, as named in the authors' ``data/so`` folder."""
+
+
+def data_path(dataset: str) -> str:
+    """Path of a dataset's file under the data root, e.g. ``so/nips-abs/test_id.jsonl``."""
+    return f"so/{dataset}/test_id.jsonl"
+
+
+def parse_datasets(datasets: str | Sequence[str] | None) -> list[str]:
+    """The ``datasets`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
+
+    Raises:
+        ValueError: an unknown dataset name or an empty selection (the message lists the valid ones).
+    """
+    return select_datasets(datasets, DATASETS, "datasets", paper_order=False)
+
+
+def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", index: int = 0) -> Sample:
+    """One document -> one Sample.
+
+    Args:
+        record: the JSON object (``id``, ``shuf_sents``, ``shuf_idx``; ``orig_sents`` is not needed).
+        dataset: one of :data:`DATASETS`.
+        file, index: where the record came from, for error messages.
+
+    Returns:
+        A sample with id ``<dataset>_<record id>``, input ``[system, user]`` messages (Table 11), target and
+        metadata ``gold`` the gold order as markers (``<s 3> <s 1> …``), and metadata ``dataset``,
+        ``record_id``, ``gold_order`` (0-based shuffled indices), ``canonical_ids`` (see
+        :func:`.scorer.canonical_ids`) and ``n_sentences``.
+
+    Raises:
+        DataFormatError: missing/ill-typed fields, an empty document, or a ``shuf_idx`` that is not n integer
+            indices into ``shuf_sents``.
+    """
+    shuffled = require_field(record, "shuf_sents", file, index, list)
+    raw_order = require_field(record, "shuf_idx", file, index, list)
+    record_id = require_field(record, "id", file, index, (int, str))
+    where = f"{file}, record {index} (id={record_id!r})"
+    if not shuffled or not all(isinstance(s, str) and s.strip() for s in shuffled):
+        raise DataFormatError(f"{where}: field 'shuf_sents' must be a non-empty list of non-empty strings")
+    if not all(
+        (isinstance(i, str) and i.isdigit()) or (isinstance(i, int) and not isinstance(i, bool)) for i in raw_order
+    ):
+        raise DataFormatError(f"{where}: field 'shuf_idx' must hold integers (or digit strings), got {raw_order}")
+    gold_order = [int(i) for i in raw_order]
+    if len(gold_order) != len(shuffled) or not all(0 <= i < len(shuffled) for i in gold_order):
+        raise DataFormatError(
+            f"{where}: field 'shuf_idx' must hold {len(shuffled)} indices into 'shuf_sents', got {raw_order}"
+        )
+    gold = marker_sequence(gold_order)
+    return Sample(
+        id=f"{dataset}_{record_id}",
+        input=prompt_messages(SYSTEM_PROMPT, user_prompt(shuffled)),
+        target=gold,
+        metadata={
+            "dataset": dataset,
+            "record_id": record_id,
+            "gold": gold,
+            "gold_order": gold_order,
+            "canonical_ids": canonical_ids(shuffled),
+            "n_sentences": len(shuffled),
+        },
+    )
+
+
+def load_dataset(
+    datasets: str | Sequence[str] | None = "all",
+    subset: str = "paper",
+    data_dir: str | None = None,
+) -> LoadedDataset:
+    """Samples of the selected datasets (in the order given; ``all`` in :data:`DATASETS` order) and what was read.
+
+    Args:
+        datasets: the ``datasets`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
+            skipped with a warning and recorded, a dataset named explicitly must be there.
+        subset: ``"paper"`` (the first ``int(frac·N)`` documents of each file) or ``"full"``.
+        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+
+    Raises:
+        ValueError: bad ``datasets`` or ``subset``. DataFileMissingError: a file is absent (see
+            :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
+    """
+    names = parse_datasets(datasets)
+    files = load_datasets(
+        {name: data_path(name) for name in names}, is_explicit(datasets), subset, data_dir, "sentence_ordering"
+    )
+    samples: list[Sample] = []
+    for name, loaded in files.records.items():
+        convert = partial(record_to_sample, dataset=name, file=loaded.resolved.local_path)
+        samples.extend(convert(record, index=index) for index, record in enumerate(loaded.records))
+    loaded_names = list(files.records)
+    return LoadedDataset(
+        MemoryDataset(samples, name="sentence_ordering_" + "+".join(loaded_names)), files, loaded_names
+    )

@@ -1,0 +1,189 @@
+"""Reading a sentence order out of a model answer (Task 4).
+
+Only the final completion is read, and of it only the text after the last ``</think>``, cut at an unclosed
+``<think>`` (:func:`labels.final_text`). Then, first rule that applies:
+
+1. ``markers`` — the paper's format (Appendix B.4, §6.1 "text-to-marker"): the sequence of opening markers in
+   order of appearance, anywhere in the answer. A marker is ``s`` and a number inside ``<…>``, ``[…]`` or
+   ``(…)``, case-insensitive, spaces and one ``_`` or ``-`` allowed: ``<s 3>``, ``<s3>``, ``<S 3>``,
+   ``[s 3]``, ``(s3)``, ``<s_3>``; closing tags ``</s 3>`` are ignored, so an answer that echoes tagged
+   sentences still yields its order.
+2. A **whole-answer** order in another format. The whole answer — after dropping code fences, ``*`` / back-tick
+   markdown, a leading ``Answer:`` / ``Order:`` / ``The correct order is`` / ``Sentence order:`` and the like,
+   and a final full stop — must be a list of at least two items and nothing else:
+
+   * ``json`` — a JSON array of items (numbers or item strings), or a JSON object with one key whose value is
+     such an array: ``[3, 1, 2]``, ``["s3", "s1", "s2"]``, ``{"order": [3, 1, 2]}``;
+   * ``arrows`` — items joined by ``->``, ``=>``, ``→`` or ``>``: ``3 -> 1 -> 2``, ``s3 > s1 > s2``;
+   * ``bracketed`` — items in one pair of ``[…]`` or ``(…)`` that is not JSON: ``[s3, s1, s2]``, ``(3 1 2)``;
+   * ``sentence_words`` — items spelled ``Sentence k``: ``Sentence 3, Sentence 1, Sentence 2``;
+   * ``tags`` — bare tags ``s3 s1 s2`` / ``S3, S1, S2`` (``s`` and a number, no brackets);
+   * ``numbers`` — plain numbers: ``3 1 2``, ``3, 1, 2``, one per line.
+
+   Items are separated by commas, semicolons, white space or the arrows above, and all items of one answer are
+   of one kind (numbers, tags or ``Sentence k``; quotes around an item are allowed). A list written one item
+   per line may number its lines ``1.`` ``2.`` … (counting up from 1, in order); those position numbers are
+   not items.
+3. Otherwise the answer is **invalid**: no ids (the empty sequence is scored, 0 everywhere, LUMR 1) and counted.
+
+Digits inside prose are never read: a format of rule 2 holds only when the whole answer is the list. Numbers are
+1-based, as in the prompt, and become 0-based shuffled indices. A sequence that is not a permutation (a
+duplicate, a missing or an out-of-range number) is never repaired: it is returned as read and scored as given.
+The ``format`` of the result says which rule read the answer, so a scorer can report how often the paper's
+format was followed (format compliance).
+
+Every step is linear in the answer's length: one marker scan, one substitution and one split, and at most one
+``json.loads``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..labels import final_text
+
+MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
+"""Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
+
+FORMATS: tuple[str, ...] = ("markers", "json", "arrows", "bracketed", "sentence_words", "tags", "numbers")
+"""Every value :attr:`ParsedOrder.format` can take besides ``None``; ``markers`` is the paper's."""
+
+PAPER_FORMAT = "markers"
+"""The format of Appendix B.4 (``<s n>`` markers)."""
+
+_FENCE = re.compile(r"```[A-Za-z]*")
+_MARKDOWN = re.compile(r"[*`]")
+_PREFIX = re.compile(
+    r"^\s*(?:(?:the|my|final|correct|proposed|predicted|reordered|coherent|right)\s+){0,3}"
+    r"(?:answer|order(?:ing)?|sequence|sentence\s+order|order\s+of\s+(?:the\s+)?sentences|output|result)"
+    r"(?:\s+is)?\s*[:=]?\s*",
+    re.IGNORECASE,
+)
+_JOIN = re.compile(r"(?<![^\W_])(sentence|s)[ \t_\-]*(?=\d)", re.IGNORECASE)
+_SEPARATOR = re.compile(r"\s*(?:,|;|->|=>|→|>)\s*|\s+")
+_ARROW = re.compile(r"->|=>|→|>")
+_ITEM = re.compile(r"[\"'“”‘’]?(sentence|s)?(\d{1,4})[\"'“”‘’]?", re.IGNORECASE)
+_ENUMERATED = re.compile(r"\s*(\d{1,4})[.)]\s+(\S.*?)\s*")
+_KIND_FORMAT = {"sentence": "sentence_words", "s": "tags", "": "numbers"}
+
+
+@dataclass(frozen=True)
+class ParsedOrder:
+    """One answer read as a sentence order (rules in the module docstring).
+
+    Attributes:
+        ids: 0-based shuffled indices in the order given, as read (duplicates and out-of-range numbers kept;
+            ``-1`` for a ``0`` written by the model).
+        format: the rule that read it (one of :data:`FORMATS`; ``"markers"`` is the paper's), ``None`` when
+            invalid.
+        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
+    """
+
+    ids: tuple[int, ...] = ()
+    format: str | None = None
+    cut_off: bool = False
+
+    @property
+    def invalid(self) -> bool:
+        """No order could be read."""
+        return not self.ids
+
+    @property
+    def paper_format(self) -> bool:
+        """The answer used the paper's ``<s n>`` markers."""
+        return self.format == PAPER_FORMAT
+
+
+def _clean(text: str) -> str:
+    text = _MARKDOWN.sub("", _FENCE.sub(" ", text)).strip()
+    text = _PREFIX.sub("", text, count=1).strip()
+    return text[:-1].rstrip() if text.endswith(".") else text
+
+
+def _items(tokens: list[str]) -> tuple[list[int], str] | None:
+    """1-based items of one kind -> (0-based ids, kind), or ``None`` if a token is no item or kinds mix."""
+    ids: list[int] = []
+    kinds: set[str] = set()
+    for token in tokens:
+        match = _ITEM.fullmatch(token)
+        if match is None:
+            return None
+        kinds.add((match.group(1) or "").lower())
+        ids.append(int(match.group(2)) - 1)
+    if len(ids) < 2 or len(kinds) != 1:
+        return None
+    return ids, kinds.pop()
+
+
+def _json_order(text: str) -> list[int] | None:
+    if not text.startswith(("[", "{")):
+        return None
+    try:
+        value: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        value = next(iter(value.values()))
+    if not isinstance(value, list) or not all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value):
+        return None
+    read = _items([_JOIN.sub(r"\1", str(v)).strip() for v in value])
+    return read[0] if read is not None else None
+
+
+def _unenumerate(text: str) -> str:
+    """Drop ``1.`` ``2.`` … position numbers of a one-item-per-line list (they must count up from 1)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return text
+    rests = []
+    for position, line in enumerate(lines, start=1):
+        match = _ENUMERATED.fullmatch(line)
+        if match is None or int(match.group(1)) != position:
+            return text
+        rests.append(match.group(2))
+    return "\n".join(rests)
+
+
+def _whole_answer_order(text: str) -> tuple[list[int], str] | None:
+    """Rule 2 of the module docstring: ``(ids, format)`` or ``None``."""
+    text = _clean(text)
+    if not text:
+        return None
+    from_json = _json_order(text)
+    if from_json is not None:
+        return from_json, "json"
+    bracketed = len(text) >= 2 and (text[0], text[-1]) in {("[", "]"), ("(", ")")}
+    if bracketed:
+        text = text[1:-1].strip()
+    text = _JOIN.sub(r"\1", _unenumerate(text))
+    read = _items(_SEPARATOR.split(text))
+    if read is None:
+        return None
+    ids, kind = read
+    if _ARROW.search(text):
+        return ids, "arrows"
+    if bracketed:
+        return ids, "bracketed"
+    return ids, _KIND_FORMAT[kind]
+
+
+def parse_order(completion: str | None) -> ParsedOrder:
+    """Read the sentence order of one answer (rules in the module docstring); never raises, linear time.
+
+    Args:
+        completion: the model's final text (``state.output.completion``, never the reasoning).
+
+    Returns:
+        :class:`ParsedOrder`: 0-based ids as read, the format that read them (``None`` and no ids when invalid).
+    """
+    final = final_text(completion)
+    markers = [int(m.group(1)) - 1 for m in MARKER.finditer(final.text)]
+    if markers:
+        return ParsedOrder(tuple(markers), PAPER_FORMAT, final.cut_off)
+    whole = _whole_answer_order(final.text)
+    if whole is not None:
+        return ParsedOrder(tuple(whole[0]), whole[1], final.cut_off)
+    return ParsedOrder((), None, final.cut_off)

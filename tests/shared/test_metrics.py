@@ -1,0 +1,170 @@
+"""The metric layer: measures by hand, against scikit-learn, bootstrap standard errors, and the log layout."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import SampleScore, Score, scorer
+from sklearn.metrics import f1_score, precision_recall_fscore_support
+
+from bediscover_inspect import metrics as m
+from bediscover_inspect.discourse_markers.dataset import load_dataset
+from tests.helpers import answer_with
+
+LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simultaneous", "Vague", m.INVALID_ANSWER])
+
+
+def item(sample_id: str, dataset: str, gold: str, answer: str, **value: float) -> SampleScore:
+    return SampleScore(score=Score(value=value, answer=answer), sample_id=sample_id,
+                       sample_metadata={"dataset": dataset, "gold": gold})
+
+
+def test_mean_measures_report_the_mean_and_its_stderr_by_hand():
+    scores = [item(f"s{i}", "d", "a", "a", accuracy=v) for i, v in enumerate([1.0, 0.0, 1.0, 1.0])]
+    # mean 3/4; sample std of (1, 0, 1, 1) is 1/2, so stderr = (1/2) / sqrt(4) = 1/4
+    assert m.accuracy()(scores) == pytest.approx({"accuracy": 0.75, "accuracy_stderr": 0.25})
+    assert m.accuracy(stat="value")(scores) == pytest.approx(0.75)
+    assert m.accuracy(stat="stderr")(scores) == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="stat must be one of"):
+        m.accuracy(stat="median")
+
+
+def test_a_missing_value_key_names_the_sample():
+    with pytest.raises(ValueError, match="Sample s0 score key 'invalid' is missing"):
+        m.invalid()([item("s0", "d", "a", "a", accuracy=1.0)])
+
+
+def test_weighted_prf_by_hand():
+    # support a2 b1 c1; predicted a1 b2 x1; tp a1 b1 c0
+    # P = (2·1 + 1·½ + 1·0)/4, R = (2·½ + 1·1 + 0)/4, F1 = (2·⅔ + 1·⅔ + 0)/4
+    assert m.weighted_prf(["a", "a", "b", "c"], ["a", "b", "b", "x"]) == pytest.approx((0.625, 0.5, 0.5))
+    assert m.weighted_prf([], []) == (0.0, 0.0, 0.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=60))
+def test_the_bootstrap_statistic_is_scikit_learn_weighted_prf(pairs):
+    """weighted_prf_of_confusion (the vectorised statistic the bootstrap resamples) equals scikit-learn."""
+    gold = [g for g, _ in pairs]
+    pred = [p for _, p in pairs]
+    _, matrix = m.confusion(gold, pred)
+    ours = m.weighted_prf_of_confusion(matrix[None])[0]
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
+    assert ours == pytest.approx([p, r, f], abs=1e-12)
+    assert m.micro_f1_of(gold, pred) == pytest.approx(f1_score(gold, pred, average="micro"))
+    assert m.micro_f1_of(gold, pred) == pytest.approx(np.mean([g == q for g, q in pairs]))
+
+
+def test_weighted_prf_on_real_gold_labels():
+    """Just-Manual's 90 gold labels (mirror file) against a prediction that replaces every third label with the one
+    17 places on and marks every seventh invalid: values far from 0 and 1, checked against scikit-learn."""
+    gold = [str(s.metadata["gold"]) for s in load_dataset("just-manual").dataset]
+    assert len(gold) == 90
+    pred = [m.INVALID_ANSWER if i % 7 == 0 else (gold[(i + 17) % 90] if i % 3 == 0 else label)
+            for i, label in enumerate(gold)]
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
+    assert m.weighted_prf(gold, pred) == pytest.approx((p, r, f), rel=1e-12)
+    assert 0.3 < f < 0.8
+
+
+def test_confusion_bootstrap_is_seeded_and_agrees_with_a_plain_resampling_bootstrap():
+    rng = np.random.default_rng(7)
+    gold = list(rng.choice(["a", "b", "c"], 200))
+    pred = [g if rng.random() < 0.6 else str(rng.choice(["a", "b", "c", m.INVALID_ANSWER])) for g in gold]
+    se = m.confusion_stderr(gold, pred, 2)
+    assert se == m.confusion_stderr(gold, pred, 2)  # the same seed, the same number
+    # a plain bootstrap of scikit-learn's weighted F1 over resampled items (a different random stream)
+    draws = np.random.default_rng(11).integers(0, 200, size=(1000, 200))
+    plain = np.std([precision_recall_fscore_support([gold[i] for i in row], [pred[i] for i in row],
+                                                    average="weighted", zero_division=0)[2] for row in draws])
+    assert se == pytest.approx(plain, rel=0.15)
+    assert m.confusion_stderr(["a"], ["a"], 2) == 0.0
+
+
+def test_ratio_of_sums_and_its_bootstrap_by_hand():
+    numerator, denominator = np.array([1.0, 2.0, 0.0]), np.array([2.0, 4.0, 4.0])
+    assert m.ratio_of_sums(numerator, denominator) == pytest.approx(0.3)
+    assert m.ratio_of_sums(np.zeros(2), np.zeros(2)) == 0.0
+    indices = np.random.default_rng(m.BOOTSTRAP_SEED).integers(0, 3, size=(m.BOOTSTRAP_RESAMPLES, 3))
+    by_hand = np.std([numerator[row].sum() / denominator[row].sum() for row in indices])
+    assert m.ratio_stderr(numerator, denominator) == pytest.approx(by_hand)
+
+
+def test_per_class_scores_are_scikit_learn_per_label():
+    gold, pred = ["a", "a", "b", "c"], ["a", "b", "b", m.INVALID_ANSWER]
+    table = m.per_class_prf(gold, pred)
+    assert list(table) == ["a", "b", "c"]
+    assert table["a"] == {"precision": 1.0, "recall": 0.5, "f1": pytest.approx(2 / 3), "support": 2.0}
+    assert table["b"]["precision"] == 0.5 and table["c"]["recall"] == 0.0
+    scores = [item(str(i), "d", g, p) for i, (g, p) in enumerate(zip(gold, pred))]
+    assert m.per_class()(scores)["f1_b"] == pytest.approx(2 / 3)
+
+
+@scorer(metrics=m.measure_metrics(m.accuracy, ["dataset", "framework"]) + m.measure_metrics(m.weighted_f1))
+def _toy_scorer():
+    async def score(state, target):
+        return Score(value={"accuracy": float(state.output.completion == target.text)}, answer=state.output.completion)
+
+    return score
+
+
+def test_the_log_holds_every_measure_per_group_with_a_standard_error(tmp_path):
+    samples = [Sample(id=f"{d}_{i}", input="x", target="A" if i % 2 else "B",
+                      metadata={"dataset": d, "framework": f, "gold": "A" if i % 2 else "B"})
+               for d, f in (("c1", "pdtb"), ("c2", "pdtb"), ("c3", "rst")) for i in range(4)]
+    task = Task(dataset=samples, solver=answer_with(lambda s: "A" if s.sample_id.startswith("c1") else "B"),
+                scorer=_toy_scorer(), epochs=m.pooled_epochs())
+    [log] = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))
+    assert log.status == "success", log.error
+    [score] = log.results.scores
+    names = list(score.metrics)
+    assert names[:2] == ["accuracy", "accuracy_stderr"]  # the headline first: evals_df score_<scorer>_accuracy
+    assert {"accuracy_c1", "accuracy_stderr_c1", "accuracy_framework_pdtb", "accuracy_stderr_framework_rst",
+            "weighted_f1", "weighted_f1_stderr", "weighted_f1_c3"} <= set(names)
+    rows = {(r["measure"], r["group_key"], r["group"]): r for r in m.read_results(log)}
+    # c1 answers A: right on the two A items; c2, c3 answer B: right on their two B items -> 6/12
+    assert rows[("accuracy", "all", "all")]["value"] == 0.5
+    assert rows[("accuracy", "dataset", "c1")]["value"] == 0.5
+    assert rows[("accuracy", "framework", "pdtb")]["value"] == 0.5
+    # stderr of four 0/1 values, two of each: sample std sqrt(1/3), / 2
+    assert rows[("accuracy", "dataset", "c3")]["stderr"] == pytest.approx(math.sqrt(1 / 3) / 2)
+    assert not math.isnan(rows[("weighted_f1", "all", "all")]["stderr"])
+    assert len(rows) == 1 + 3 + 2 + 1 + 3
+
+
+def test_epochs_pool_every_answer(tmp_path):
+    """--epochs 2 with a right then a wrong answer per sample: each (sample, epoch) is one observation, so accuracy
+    and weighted recall are 0.5 (Inspect's mean reducer would make the answer None, i.e. invalid)."""
+    from bediscover_inspect.discourse_markers.task import discourse_markers
+    from tests.helpers import scripted_model
+
+    calls: dict[str, int] = {}
+    dm = discourse_markers(dataset="just-manual")
+    gold = {s.input[-1].text: s.target for s in dm.dataset}
+
+    def right_then_wrong(messages):
+        text = messages[-1].text
+        calls[text] = calls.get(text, 0) + 1
+        right = str(gold[text])
+        return right if calls[text] == 1 else ("Unelaboratory" if right != "Unelaboratory" else "Emphatic")
+
+    [log] = inspect_eval(dm, model=scripted_model(right_then_wrong), limit=4, epochs=2, display="none",
+                         log_dir=str(tmp_path), max_connections=1)
+    rows = {(r["measure"], r["group"]): r["value"] for r in m.read_results(log)}
+    assert rows[("accuracy", "all")] == 0.5 and rows[("weighted_recall", "all")] == 0.5
+    assert rows[("invalid", "all")] == 0.0
+
+
+def test_overview_puts_all_first_under_short_names_and_is_not_read_back_as_a_measure():
+    scores = [item("a", "d1", "x", "x", accuracy=1.0), item("b", "d2", "x", "y", accuracy=0.0),
+              item("c", "d2", "x", "x", accuracy=1.0)]
+    view = m.overview(m.accuracy(stat="value"))(scores)
+    assert list(view) == ["all", "d1", "d2"]
+    assert view == pytest.approx({"all": 2 / 3, "d1": 1.0, "d2": 0.5})
