@@ -97,8 +97,8 @@ def prompt_messages(system_prompt: str, user_prompt: str) -> list[ChatMessage]:
 
     Every task builds its ``Sample.input`` this way, so the system prompt is in the sample from the start:
     inserting it in front of the messages while the sample runs makes Inspect log a state diff that rewrites
-    the whole first message (issue 8, ``benchmarks/README.md``). Each sample gets its own two messages (own
-    ids; editing one sample's input changes no other).
+    the whole first message. Each sample gets its own two messages (own ids; editing one sample's input changes
+    no other).
     """
     return [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=user_prompt)]
 

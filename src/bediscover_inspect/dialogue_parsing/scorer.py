@@ -221,7 +221,8 @@ def single_turn_score(state: TaskState) -> Score:
 def dialogue_score(state: TaskState) -> Score:
     """Score of one incremental sample: every turn counted from the solver's stored parse; a turn without a
     record (the dialogue was stopped by a limit) is unanswered."""
-    records = {int(record["turn"]): record for record in state.store.get(TURNS_STORE_KEY, [])}
+    stored: list[dict[str, Any]] = state.store.get(TURNS_STORE_KEY, [])
+    records = {int(record["turn"]): record for record in stored}
     total = TurnCounts()
     details: list[dict[str, Any]] = []
     for turn in state.metadata["turns"]:

@@ -166,10 +166,10 @@ def paper_model_match(model: str, reasoning_effort: str | None = None,
     given = dict(paper_models or {})
     for key in (model, model.rsplit("/", 1)[-1], ALL_MODELS):
         if key in given:
-            name = given[key]
-            if name == "GPT-5-mini":
-                name = f"GPT-5-mini ({reasoning_effort})" if reasoning_effort in {"low", "high"} else ""
-            return (name or None), ("--paper-model" if name else "")
+            named = given[key]
+            if named == "GPT-5-mini":
+                named = f"GPT-5-mini ({reasoning_effort})" if reasoning_effort in {"low", "high"} else ""
+            return (named or None), ("--paper-model" if named else "")
     name = paper_model_name(model, reasoning_effort)
     return name, ("name" if name else "")
 

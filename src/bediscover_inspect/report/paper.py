@@ -6,6 +6,8 @@ checked by hand; it is the fact file the report compares our runs with, so no ne
 
 from __future__ import annotations
 
+from typing import cast
+
 from functools import lru_cache
 from importlib import resources
 
@@ -93,5 +95,5 @@ def table7_setting(paper_model: str, reasoning: str, task: str) -> dict[str, obj
     setting = rows.get(reasoning) or (rows.get("on") if paper_model.startswith("GPT-5-mini") else None)
     if setting is None:
         return None
-    low, high = setting["max_tokens"]  # type: ignore[misc]
+    low, high = cast(tuple[int, int], setting["max_tokens"])
     return setting | {"max_tokens": (low, high if task in TABLE7_WIDE_TASKS else low)}

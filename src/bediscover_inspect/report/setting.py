@@ -18,7 +18,7 @@ Each difference is one short text naming what differs and the paper's value:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -68,7 +68,7 @@ def generation_differences(sent: Mapping[str, Any], paper_model: str | None, rea
     if expected is None:
         return []
     out: list[str] = []
-    low, high = expected["max_tokens"]  # type: ignore[misc]
+    low, high = cast(tuple[int, int], expected["max_tokens"])
     tokens = sent.get("max_tokens")
     if tokens is None or not low <= tokens <= high:
         wanted = str(low) if low == high else f"{low}-{high}"

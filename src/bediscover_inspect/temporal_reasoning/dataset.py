@@ -12,6 +12,7 @@ Files (authors' release, ``tr/<folder>/test_id.json``), each evaluated whole in 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -67,7 +68,7 @@ EVENT_TAG = re.compile(r"<EVENT (e\d+)>(.*?)</EVENT>", re.DOTALL)
 _TYPE = re.compile(r"^EVENT (e\d+)$")
 
 
-def parse_datasets(dataset: str | list[str] | tuple[str, ...] | None) -> list[str]:
+def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
     """The ``dataset`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
 
     Raises:
@@ -266,7 +267,7 @@ def record_to_sample(
 
 
 def load_dataset(
-    dataset: str | list[str] | tuple[str, ...] | None = "all",
+    dataset: str | Sequence[str] | None = "all",
     context: str = "document",
     subset: str = "paper",
     data_dir: str | None = None,
