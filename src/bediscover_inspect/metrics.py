@@ -223,11 +223,24 @@ def ratio_measure(name: str, numerator: Callable[[Sequence[SampleScore]], np.nda
     """A corpus-level measure ``Σ numerator / Σ denominator`` over samples, with its bootstrap standard error.
 
     Used for micro averages: sentence ordering's position accuracy and LCS (numerator the per-document count,
-    denominator the sentences), dialogue parsing's micro P/R/F1 and per-turn means.
+    denominator the sentences), dialogue parsing's micro P/R/F1 and per-turn means. The bootstrap resamples the
+    scores in :func:`sample_order`, so the standard error does not depend on the order the samples ran in.
     """
     return _metric_of(name, stat,
                       lambda scores: ratio_of_sums(numerator(scores), denominator(scores)),
-                      lambda scores: ratio_stderr(numerator(scores), denominator(scores)))
+                      lambda scores: ratio_stderr(*_ordered_arrays(scores, numerator, denominator)))
+
+
+def sample_order(scores: Sequence[SampleScore]) -> list[SampleScore]:
+    """``scores`` sorted by sample id (stable, so the epochs of one sample keep their order): a fixed order whatever
+    order the samples ran in."""
+    return sorted(scores, key=lambda item: str(item.sample_id))
+
+
+def _ordered_arrays(scores: Sequence[SampleScore], *arrays: Callable[[Sequence[SampleScore]], np.ndarray]
+                    ) -> tuple[np.ndarray, ...]:
+    ordered = sample_order(scores)
+    return tuple(array(ordered) for array in arrays)
 
 
 # --------------------------------------------------------------------------------------- label measures

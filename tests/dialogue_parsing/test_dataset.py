@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def single() -> dict[str, list]:
 
 @pytest.fixture(scope="module")
 def incremental() -> dict[str, list]:
-    return {d: list(load_dataset(d, "incremental").dataset) for d in DATASETS}
+    return {d: list(load_dataset(d, "incremental", order="file").dataset) for d in DATASETS}
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
@@ -205,7 +206,7 @@ def test_task_metadata_version_and_the_msdc_rebuild() -> None:
         task = dialogue_parsing(dataset="msdc, stac", mode="single-turn")
     assert task.version == 2
     assert task.metadata["parameters"] == {"dataset": ["stac", "msdc"], "mode": "single-turn", "subset": "paper",
-                                           "reasoning": False}
+                                           "reasoning": False, "order": "longest-first"}
     data = task.metadata["data"]
     assert data["ddp/stac/test_id.json"]["verified"] is True
     assert data["ddp/msdc/test_id.json"]["verified"] is False
@@ -237,3 +238,20 @@ def test_absent_file_is_skipped_by_default_and_an_error_when_named(tmp_path: Pat
         dialogue_parsing(dataset="stac,molweni,msdc", data_dir=root)
     with pytest.raises(DataFileMissingError, match=r"ddp/msdc/test_id\.json"):
         load_dataset("msdc", "single-turn", data_dir=root)
+
+
+def test_longest_dialogues_first_is_the_file_order_stably_sorted_by_turns(data_root: Path) -> None:
+    """Default order: most turns first, ties in file order; counted from the raw STAC file, not from the loader."""
+    records = json.loads((data_root / "ddp/stac/test_id.json").read_text(encoding="utf-8"))
+    counts = Counter(record["doc_id"].rsplit("_", 1)[0] for record in records)  # dialogue -> turns, file order
+    expected = [f"stac_{name}" for name, _ in sorted(counts.items(), key=lambda item: -item[1])]
+    assert expected[:3] == ["stac_s2-league4-game2_36", "stac_pilot02_5", "stac_s2-league4-game2_35"]
+    loaded = list(load_dataset("stac").dataset)
+    assert [sample.id for sample in loaded] == expected
+    assert [sample.metadata["n_turns"] for sample in loaded[:3]] == [36, 32, 32]
+
+
+def test_order_is_checked_and_single_turn_keeps_the_file_order() -> None:
+    with pytest.raises(ValueError, match=r"order must be one of \['longest-first', 'file'\], got 'random'"):
+        load_dataset("stac", order="random")
+    assert next(iter(load_dataset("stac", "single-turn").dataset)).id == "stac_s1-league3-game3_1_01"

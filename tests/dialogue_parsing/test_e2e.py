@@ -70,7 +70,7 @@ def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> No
         j = _new_turn(messages)
         return f"Sure: PARALLEL({j - 1}, {j}) BOGUS({j - 1},{j})"
 
-    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1)
+    log = _run(tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1)
     sample = log.samples[0]
     assert sample.id == "stac_s1-league3-game3_1"
     users = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
@@ -167,7 +167,7 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
         noise = "".join(rng.choice(alphabet) for _ in range(40))
         return f"{noise} NOT_A_LABEL(0,{j}) QA_PAIR({j},{j + 1})"
 
-    log = _run(tmp_path, dialogue_parsing(dataset="molweni", mode="incremental"), scripted_model(respond), limit=5)
+    log = _run(tmp_path, dialogue_parsing(dataset="molweni", mode="incremental", order="file"), scripted_model(respond), limit=5)
     metrics = _metrics(log)
     assert len(log.samples) == 5
     total = {k: sum(s.scores["dialogue_parsing_scorer"].value[k] for s in log.samples)
@@ -187,7 +187,7 @@ def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
         return (f"QAP({huge}, {j}) QA_PAIR(99999999999999999999,{j}) QA_PAIR(1000000,{j}) "
                 f"QA_PAIR({j + 50},{j}) COMMENT({j - 1},{j}) " + "ha" * 50_000)
 
-    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1)
+    log = _run(tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1)
     metrics = _metrics(log)
     sample = log.samples[0]
     assert sample.metadata["n_turns"] == 7 and len(sample.metadata["edus"]) == 8  # j + 50 is never an utterance
@@ -226,7 +226,7 @@ def test_dialogue_stopped_by_a_limit_is_scored_on_the_turns_it_answered(tmp_path
         j = _new_turn(messages)
         return f"QA_PAIR({j - 1},{j})"
 
-    log = _run(tmp_path, dialogue_parsing(dataset="stac"), scripted_model(respond), limit=1, message_limit=6)
+    log = _run(tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1, message_limit=6)
     sample = log.samples[0]
     assert sample.limit is not None and sample.limit.type == "message"
     calls = [e for e in sample.events if e.event == "model"]

@@ -148,9 +148,10 @@ def test_log_layout_version_and_metadata(tmp_path):
     assert log.eval.metadata["parameters"] == {"datasets": ["nips-abs"], "subset": "paper", "reasoning": False}
     assert log.eval.metadata["absent"] == {}
     [score] = log.results.scores  # one results view: no epoch reduction
-    overall = [name for name, entry in score.metrics.items() if "group_key" not in (entry.params or {})]
-    assert overall == [entry for m in MEASURES for entry in (m, m + "_stderr")]
     assert list(score.metrics)[:2] == ["all", "nips-abs"]  # the PMR overview first: the header of inspect view
+    assert score.metrics["all"].value == score.metrics["pmr"].value
+    overall = [name for name, entry in list(score.metrics.items())[2:] if "group_key" not in (entry.params or {})]
+    assert overall == [entry for m in MEASURES for entry in (m, m + "_stderr")]
     rows = read_results(log)
     assert sorted((r["measure"], r["group"]) for r in rows) == sorted(
         (m, g) for m in MEASURES for g in ("all", "nips-abs"))

@@ -28,6 +28,9 @@ DATA_FILES: dict[str, str] = {name: f"ddp/{name}/test_id.json" for name in DATAS
 MODES: tuple[str, ...] = ("incremental", "single-turn")
 """Task modes: the paper's "auto-regressive" main setting and its oracle "single turn" (Appendix C.5)."""
 
+ORDERS: tuple[str, ...] = ("longest-first", "file")
+"""Sample orders of the incremental mode: longest dialogue (most turns) first, or the data files' order."""
+
 
 def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
     """The ``dataset`` parameter as names in :data:`DATASETS` order (:func:`bediscover_inspect.data.select_datasets`).
@@ -36,6 +39,17 @@ def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
         ValueError: an unknown name or an empty selection; the message lists the valid choices.
     """
     return select_datasets(dataset, DATASETS, "dataset")
+
+
+def check_order(order: str) -> str:
+    """Return ``order`` if it is one of :data:`ORDERS`.
+
+    Raises:
+        ValueError: any other value, naming the valid choices.
+    """
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {list(ORDERS)}, got {order!r}")
+    return order
 
 
 def check_mode(mode: str) -> str:
@@ -234,6 +248,7 @@ def load_dataset(
     mode: str = "incremental",
     subset: str = "paper",
     data_dir: str | None = None,
+    order: str = "longest-first",
 ) -> LoadedDataset:
     """Samples of the selected datasets (in :data:`DATASETS` order) in ``mode``, and what was read.
 
@@ -244,13 +259,18 @@ def load_dataset(
             per record, :func:`record_to_sample`).
         subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        order: incremental mode only: ``"longest-first"`` sorts the dialogues by number of turns, most first
+            (stable, so equal lengths keep the file order); ``"file"`` keeps the data files' order. Inspect starts
+            samples in dataset order, and a dialogue's turns run one after another, so a long dialogue started
+            last bounds the run's wall time; the order changes no score. Single-turn samples keep the file order.
 
     Raises:
-        ValueError: bad dataset, mode or subset. DataFileMissingError: a file is absent (see
+        ValueError: bad dataset, mode, subset or order. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     datasets = parse_datasets(dataset)
     check_mode(mode)
+    check_order(order)
     files = load_datasets({name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir,
                           "dialogue_parsing")
     samples: list[Sample] = []
@@ -265,5 +285,7 @@ def load_dataset(
         else:
             samples.extend(dialogue_to_sample(dialogue, items, name, file)
                            for dialogue, items in group_dialogues(loaded.records, file).items())
+    if mode == "incremental" and order == "longest-first":
+        samples.sort(key=lambda sample: -int((sample.metadata or {})["n_turns"]))
     names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name=f"dialogue_parsing_{'+'.join(names)}_{mode}"), files, names)
