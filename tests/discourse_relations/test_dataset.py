@@ -177,7 +177,7 @@ def test_record_to_sample_direction_unknown_for_thai(data_root):
     path = data_root / "dr" / "disrpt25" / "tha.pdtb.tdtb" / "test_id.json"
     record = json.loads(path.read_text(encoding="utf-8"))[0]
     sample = record_to_sample(record, "tha.pdtb.tdtb", str(path), 0)
-    assert "## Language:\nThai\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input[-1].text
+    assert "## Language:\ntha\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input[-1].text
     assert "## Direction:\nUnknown.\n" in sample.input[-1].text
     assert sample.metadata["language"] == "tha" and sample.metadata["framework"] == "pdtb"
 
