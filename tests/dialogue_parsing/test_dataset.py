@@ -249,7 +249,7 @@ def test_task_metadata_version_and_the_msdc_rebuild() -> None:
         task = dialogue_parsing(dataset="msdc, stac", mode="single-turn")
     assert task.version == 2
     assert task.metadata["parameters"] == {"dataset": ["stac", "msdc"], "mode": "single-turn", "subset": "paper",
-                                           "reasoning": False}
+                                           "reasoning": False, "presets": "auto"}
     data = task.metadata["data"]
     assert data["ddp/stac/test_id.json"]["verified"] is True
     assert data["ddp/msdc/test_id.json"]["verified"] is False

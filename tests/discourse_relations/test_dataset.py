@@ -62,6 +62,7 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
         "frameworks": None,
         "subset": "paper",
         "reasoning": False,
+        "presets": "auto",
     }
     assert task.version == 2 and task.metadata["benchmark"] == "BeDiscovER"
     # loud on the console: one warning naming every absent corpus and its reason
