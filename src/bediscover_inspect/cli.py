@@ -79,13 +79,18 @@ def reasoning_modes(choice: str) -> list[bool]:
 
 
 def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence[bool], subset: str,
-                task_args: dict[str, Any]) -> list[Any]:
+                task_args: dict[str, Any], model: str | None = None,
+                reasoning_effort: str | None = None) -> list[Any]:
     """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
 
     ``task_args`` apply to every task, except keys ``<task>.<arg>`` (e.g. ``sentence_ordering.dataset``), which
     apply to that task only. The seed goes into the task's generate config (merged over the task's own Table 7 preset), so each eval's
     log records it (``plan.config.seed``) and ``eval_set`` tells the evals apart; ``reasoning`` and ``subset``
     are task arguments, next to any ``-T`` ones.
+
+    The tasks are built before the eval starts, so no model is active yet: with ``model`` given, a task whose
+    ``presets`` is ``auto`` (the default) gets ``presets=<family>`` read from ``model`` and ``reasoning_effort``
+    (:func:`bediscover_inspect.generation.model_family`), as ``inspect eval`` would pick it.
 
     Raises:
         TaskNotAvailable: see :func:`resolve_task`.
@@ -94,11 +99,15 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
     """
     from inspect_ai.model import GenerateConfig
 
+    from bediscover_inspect.generation import model_family
+
     functions = {name: resolve_task(name) for name in task_names}
     shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
     tasks = []
     for name in task_names:
         own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
+        if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
+            own["presets"] = model_family(model, reasoning_effort)
         for reasoning in modes:
             for seed in seeds:
                 try:
@@ -192,7 +201,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai._util.error import PrerequisiteError
 
     task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
-    tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset, task_args)
+    tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset, task_args,
+                        model=args.model, reasoning_effort=args.reasoning_effort)
     generate: dict[str, Any] = {}
     if args.reasoning_effort:
         generate["reasoning_effort"] = args.reasoning_effort

@@ -2,8 +2,10 @@
 
 Keys: ``benchmark`` (:data:`BENCHMARK`, which marks a log as this suite's), ``task``, ``parameters`` (every task
 parameter as resolved, defaults included, so two logs of the same setting compare equal whatever was typed on the
-command line), ``data`` (each file read: source, expected and actual git blob SHA-1, records used) and ``absent``
-(datasets of the default selection that were skipped, with the reason).
+command line), ``data`` (each file read: source, expected and actual git blob SHA-1, records used), ``absent``
+(datasets of the default selection that were skipped, with the reason) and ``generation`` (the generation preset
+the task set: ``presets``, ``family``, ``model``, ``reasoning_effort``, ``sent``;
+:meth:`bediscover_inspect.generation.TaskGeneration.metadata`).
 """
 
 from __future__ import annotations
@@ -11,23 +13,31 @@ from __future__ import annotations
 from typing import Any
 
 from .data import LoadedFiles
+from .generation import TaskGeneration
 
 BENCHMARK = "BeDiscovER"
 """Value of ``benchmark`` in the task metadata of every log of this suite."""
 
 
-def task_metadata(task: str, files: LoadedFiles, **parameters: Any) -> dict[str, Any]:
+def task_metadata(
+    task: str, files: LoadedFiles, *, generation: TaskGeneration | None = None, **parameters: Any
+) -> dict[str, Any]:
     """The task metadata of one task (keys in the module docstring).
 
     Args:
         task: the task's name (``discourse_markers`` …).
         files: what the task loaded (:func:`bediscover_inspect.data.load_datasets`).
+        generation: the task's resolved generation preset (:func:`bediscover_inspect.generation.task_generation`);
+            no ``generation`` key when ``None``.
         parameters: the task's parameters as resolved (``dataset`` as the list of names, ``reasoning`` a bool …).
     """
-    return {
+    metadata = {
         "benchmark": BENCHMARK,
         "task": task,
         "parameters": parameters,
         "data": files.provenance(),
         "absent": dict(files.absent),
     }
+    if generation is not None:
+        metadata["generation"] = generation.metadata()
+    return metadata

@@ -75,8 +75,26 @@ def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
 
 def test_one_task_per_seed_and_mode_seed_in_generate_config():
     tasks = build_tasks(["sentence_ordering"], [0, 42], [False, True], "paper",
-                        {"sentence_ordering.datasets": "nips-abs"})
+                        {"sentence_ordering.datasets": "nips-abs"}, model="vllm/Qwen/Qwen3-8B")
     assert [(t.config.seed, t.config.temperature) for t in tasks] == [(0, 0.7), (42, 0.7), (0, 0.6), (42, 0.6)]
+
+
+def test_build_tasks_reads_the_preset_family_from_the_model():
+    # the tasks are built before the eval starts: build_tasks resolves presets=auto from --model itself
+    [so, dp] = build_tasks(["sentence_ordering", "dialogue_parsing"], [0], [True], "paper",
+                           {"sentence_ordering.datasets": "nips-abs", "dialogue_parsing.dataset": "stac"},
+                           model="openai/gpt-5-mini", reasoning_effort="high")
+    assert (so.config.max_tokens, so.config.verbosity, so.config.temperature) == (8192, "low", None)
+    assert (dp.config.max_tokens, dp.config.verbosity) == (32768, "low")
+    assert dp.metadata["generation"]["family"] == "gpt-5-mini-high"
+    assert dp.metadata["parameters"]["presets"] == "gpt-5-mini-high"
+    [r1] = build_tasks(["dialogue_parsing"], [0], [True], "paper", {"dataset": "stac"},
+                       model="together/deepseek-ai/DeepSeek-R1-0528")
+    assert (r1.config.max_tokens, r1.config.temperature) == (16384, None)
+    # a -T presets given by the user is kept
+    [none] = build_tasks(["sentence_ordering"], [0], [True], "paper", {"datasets": "nips-abs", "presets": "none"},
+                         model="vllm/Qwen/Qwen3-8B")
+    assert (none.config.max_tokens, none.config.temperature, none.config.seed) == (None, None, 0)
 
 
 def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
@@ -176,11 +194,14 @@ def test_provider_errors_lose_their_console_markup(tmp_path, monkeypatch, capsys
 
 def test_generate_flags_override_table_7_presets(tmp_path):
     log_dir = tmp_path / "logs"
-    code = main(["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "1",
+    code = main(["run", "--model", "mockllm/Qwen3-8B", "--tasks", "sentence_ordering", "--seeds", "1",
                  "--reasoning", "on", "--limit", "1", "--max-tokens", "77", "--top-p", "0.5",
                  "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none"])
     assert code == 0
     [info] = list_eval_logs(str(log_dir))
-    config = read_eval_log(info).plan.config
-    # reasoning=on preset is max_tokens 4096, temperature 0.6, top_p 0.95 (Table 7): the flags win, the rest stays
+    log = read_eval_log(info)
+    config = log.plan.config
+    # Qwen3 reasoning=on preset is max_tokens 4096, temperature 0.6, top_p 0.95 (Table 7): the flags win, the rest
+    # stays
     assert (config.max_tokens, config.top_p, config.temperature, config.seed) == (77, 0.5, 0.6, 1)
+    assert log.eval.metadata["generation"]["sent"] == {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95}

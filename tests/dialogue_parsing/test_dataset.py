@@ -104,20 +104,64 @@ def test_user_prompt_fields(single: dict) -> None:
     assert user.endswith("Provide the answer in the format: RELATION(S_ID1, S_ID2).")
 
 
-@pytest.mark.parametrize("dataset", DATASETS)
-def test_gold_fed_incremental_prompts_equal_single_turn_prompts(dataset: str, single: dict, incremental: dict) -> None:
-    """With its own predictions equal to gold, the agent sees exactly the data file's prompt of each turn.
+def _structure_of(prompt: str) -> str:
+    return prompt.split("## Structure:\n\n")[1].split("\n\n## New turn:")[0]
+
+
+@pytest.mark.parametrize(("dataset", "gapped"), [("stac", 32), ("molweni", 105), ("msdc", 121)])
+def test_gold_fed_incremental_prompts_equal_single_turn_prompts(dataset: str, gapped: int, single: dict,
+                                                                incremental: dict) -> None:
+    """With its own predictions equal to gold, the agent sees the data file's prompt of each turn, except that
+    the structure has no empty slot where the file's shows a gold head without relation as a double space
+    (``gapped`` such prompts per corpus).
 
     One known exception: Molweni 5032_09, whose data ``context`` skips EDU 8 (a glitch of the file).
     """
     expected = {s.id: s.input[1].text for s in single[dataset]}
-    differing = []
+    differing, collapsed = [], 0
     for sample in incremental[dataset]:
         gold = {t["turn"]: t["gold"] for t in sample.metadata["turns"]}
         for t in sample.metadata["turns"]:
-            if turn_prompt(sample.metadata["edus"], gold, t["turn"]) != expected[f"{dataset}_{t['doc_id']}"]:
+            ours, theirs = turn_prompt(sample.metadata["edus"], gold, t["turn"]), expected[f"{dataset}_{t['doc_id']}"]
+            structure = _structure_of(theirs)
+            compact = " ".join(structure.split())
+            if structure != compact and t["doc_id"] != "5032_09":
+                collapsed += 1
+                theirs = theirs.replace(f"## Structure:\n\n{structure}\n\n", f"## Structure:\n\n{compact}\n\n")
+            assert "  " not in _structure_of(ours)
+            if ours != theirs:
                 differing.append(t["doc_id"])
     assert differing == (["5032_09"] if dataset == "molweni" else [])
+    assert collapsed == gapped
+
+
+EXPECTED_STAC_TURN_4_AFTER_AN_EMPTY_TURN = """## Context:
+
+0. Gaeilgeoir: anyone have clay? :)
+1. Gaeilgeoir: I have wheat and wood
+2. yiin: no sorry
+3. inca: not any more,
+
+## Structure:
+
+ELABORATION(0,1) QA_PAIR(0,3)
+
+## New turn:
+
+4. inca: sorry
+
+Question: What is the discourse structure of the new turn in relation to the context? \
+Provide the answer in the format: RELATION(S_ID1, S_ID2)."""
+
+
+def test_rendered_prompt_after_a_turn_without_prediction(incremental: dict) -> None:
+    # STAC dialogue s1-league3-game3_1: the model found no relation for turn 2; turn 4's structure skips it
+    sample = incremental["stac"][0]
+    assert sample.id == "stac_s1-league3-game3_1"
+    predicted = {1: "ELABORATION(0,1)", 2: "", 3: "QA_PAIR(0,3)"}
+    assert turn_prompt(sample.metadata["edus"], predicted, 4) == EXPECTED_STAC_TURN_4_AFTER_AN_EMPTY_TURN
+    # nothing predicted at all: an empty structure section
+    assert "## Structure:\n\n\n\n## New turn:" in turn_prompt(sample.metadata["edus"], {1: "", 2: ""}, 3)
 
 
 def test_prompt_size_bounded_by_window(incremental: dict) -> None:
@@ -206,7 +250,7 @@ def test_task_metadata_version_and_the_msdc_rebuild() -> None:
         task = dialogue_parsing(dataset="msdc, stac", mode="single-turn")
     assert task.version == 2
     assert task.metadata["parameters"] == {"dataset": ["stac", "msdc"], "mode": "single-turn", "subset": "paper",
-                                           "reasoning": False, "order": "longest-first"}
+                                           "reasoning": False, "presets": "auto", "order": "longest-first"}
     data = task.metadata["data"]
     assert data["ddp/stac/test_id.json"]["verified"] is True
     assert data["ddp/msdc/test_id.json"]["verified"] is False

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bediscover_inspect.dialogue_parsing.prompts import MSDC_RELATIONS, RELATIONS, STAC_MOLWENI_RELATIONS
-from bediscover_inspect.dialogue_parsing.relations import Relation, parse_answer, parse_gold, window_structure
+from bediscover_inspect.dialogue_parsing.relations import (
+    Relation,
+    parse_answer,
+    parse_gold,
+    predicted_structure,
+    window_structure,
+)
 from bediscover_inspect.dialogue_parsing.scorer import count_turn
 
 STAC = RELATIONS["stac"]
@@ -137,3 +143,12 @@ def test_window_structure_layout() -> None:
     assert window_structure(per_head, 4) == "ELABORATION(0,1)  QA_PAIR(0,3) COMMENT(1,3)"
     many = {y: f"COMMENT({y - 1},{y})" for y in range(1, 30)}
     assert window_structure(many, 20).split() == [f"COMMENT({y - 1},{y})" for y in range(3, 20)]
+
+
+def test_predicted_structure_has_no_empty_slots() -> None:
+    per_head = {1: "ELABORATION(0,1)", 2: "", 3: "QA_PAIR(0,3) COMMENT(1,3)", 5: ""}
+    assert predicted_structure(per_head, 6) == "ELABORATION(0,1) QA_PAIR(0,3) COMMENT(1,3)"
+    assert predicted_structure({1: "", 2: ""}, 3) == ""
+    # the window is the same as the data layout's: heads j-17 .. j-1
+    many = {y: f"COMMENT({y - 1},{y})" if y % 2 else "" for y in range(1, 30)}
+    assert predicted_structure(many, 20) == " ".join(f"COMMENT({y - 1},{y})" for y in range(3, 20, 2))

@@ -205,5 +205,5 @@ def test_reasoning_content_is_never_read(tmp_path):
 
 @pytest.mark.parametrize(("reasoning", "preset"), [(False, (2048, 0.7, 0.8)), (True, (4096, 0.6, 0.95))])
 def test_task_uses_table7_presets(reasoning, preset):
-    config = discourse_markers(dataset="otherwise", reasoning=reasoning).config
+    config = discourse_markers(dataset="otherwise", reasoning=reasoning, presets="qwen3").config
     assert (config.max_tokens, config.temperature, config.top_p) == preset

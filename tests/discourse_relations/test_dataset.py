@@ -62,6 +62,7 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
         "frameworks": None,
         "subset": "paper",
         "reasoning": False,
+        "presets": "auto",
     }
     assert task.version == 2 and task.metadata["benchmark"] == "BeDiscovER"
     # loud on the console: one warning naming every absent corpus and its reason
@@ -177,7 +178,7 @@ def test_record_to_sample_direction_unknown_for_thai(data_root):
     path = data_root / "dr" / "disrpt25" / "tha.pdtb.tdtb" / "test_id.json"
     record = json.loads(path.read_text(encoding="utf-8"))[0]
     sample = record_to_sample(record, "tha.pdtb.tdtb", str(path), 0)
-    assert "## Language:\nThai\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input[-1].text
+    assert "## Language:\ntha\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input[-1].text
     assert "## Direction:\nUnknown.\n" in sample.input[-1].text
     assert sample.metadata["language"] == "tha" and sample.metadata["framework"] == "pdtb"
 

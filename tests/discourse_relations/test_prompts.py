@@ -73,7 +73,7 @@ def test_direction_and_context_rules():
 
 
 EXPECTED_DEU_PDTB_PCC_1 = """## Language:
-German
+deu
 
 ## Corpus:
 pcc
@@ -107,6 +107,7 @@ Question: What is the discourse relation between Unit1 and Unit2?"""
 def test_rendered_prompt_of_a_german_pdtb_record(data_root):
     path = data_root / "dr" / "disrpt25" / "deu.pdtb.pcc" / "test_id.json"
     record = json.loads(path.read_text(encoding="utf-8"))[1]
+    assert (record["lang"], record["corpus"], record["framework"]) == ("deu", "pcc", "pdtb")
     sample = record_to_sample(record, "deu.pdtb.pcc", str(path), 1)
     assert sample.id == "deu.pdtb.pcc_1"
     assert sample.input[-1].text == EXPECTED_DEU_PDTB_PCC_1
@@ -121,3 +122,14 @@ def test_rendered_prompt_of_a_german_pdtb_record(data_root):
         "direction": "1<2",
         "rel_type": "explicit",
     }
+
+
+def test_language_slot_is_the_record_code_in_other_languages(data_root):
+    # <LANG>, <CORPUS> and <FRAMEWORK> all carry the record's raw codes, never an English name.
+    for corpus, expected in (("pcm.pdtb.disconaija", "pcm"), ("zho.rst.gcdt", "zho"), ("eus.rst.ert", "eus")):
+        path = data_root / "dr" / "disrpt25" / corpus / "test_id.json"
+        record = json.loads(path.read_text(encoding="utf-8"))[0]
+        lines = record_to_sample(record, corpus, str(path), 0).input[-1].text.splitlines()
+        assert lines[:8] == ["## Language:", expected, "", "## Corpus:", corpus.split(".")[2], "",
+                             "## Framework:", corpus.split(".")[1]]
+        assert LANGUAGE_NAMES[expected] not in lines[1]

@@ -144,7 +144,7 @@ def test_a_quantised_build_is_named_as_a_difference(template, tmp_path):
 
 def _run(log_dir: Path, seed: int, answer: str = "Emphatic", **kwargs) -> None:
     eval_kwargs = {key: kwargs.pop(key) for key in ("limit", "max_tokens") if key in kwargs}
-    task = discourse_markers(dataset="just-manual", **kwargs)
+    task = discourse_markers(dataset="just-manual", presets="qwen3", **kwargs)  # the runs stand for Qwen3-8B
     [log] = inspect_eval(task, model=scripted_model(lambda messages: answer), seed=seed,
                          display="none", log_dir=str(log_dir), **eval_kwargs)
     assert log.status == "success", log.error
@@ -181,7 +181,7 @@ def test_real_logs_subset_full_on_a_subsampled_corpus(tmp_path):
     """DISRPT eng.dep.scidtb: the paper scores 191 of its 1910 relations; subset=full scores them all."""
     from bediscover_inspect.discourse_relations.task import discourse_relations
 
-    task = discourse_relations(corpora="eng.dep.scidtb", subset="full")
+    task = discourse_relations(corpora="eng.dep.scidtb", subset="full", presets="qwen3")
     [log] = inspect_eval(task, model=scripted_model(lambda messages: "elaboration"), seed=0, display="none",
                          log_dir=str(tmp_path / "logs"), limit=2)
     assert log.status == "success", log.error

@@ -145,7 +145,8 @@ def test_log_layout_version_and_metadata(tmp_path):
     [log] = inspect_eval(task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=5, display="none",
                          log_dir=str(tmp_path))
     assert log.eval.task_version == VERSION == 2
-    assert log.eval.metadata["parameters"] == {"datasets": ["nips-abs"], "subset": "paper", "reasoning": False}
+    assert log.eval.metadata["parameters"] == {"datasets": ["nips-abs"], "subset": "paper", "reasoning": False,
+                                                "presets": "auto"}
     assert log.eval.metadata["absent"] == {}
     [score] = log.results.scores  # one results view: no epoch reduction
     assert list(score.metrics)[:2] == ["all", "nips-abs"]  # the PMR overview first: the header of inspect view

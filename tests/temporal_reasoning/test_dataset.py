@@ -189,6 +189,7 @@ def test_task_metadata_records_provenance():
         "context": "document",
         "subset": "paper",
         "reasoning": False,
+        "presets": "auto",
     }
     assert len(temporal_reasoning(dataset="tbd,tdd-man").scorer) == 1 and len(temporal_reasoning().scorer) == 2
 

@@ -310,5 +310,24 @@ def window_structure(per_head: dict[int, str], new_turn: int, window: int = CONT
     Args:
         per_head: head index -> its relations as one string (gold or predicted so far).
         new_turn: index j of the new turn.
+
+    See :func:`predicted_structure` for the layout the incremental parser sends (no empty slots).
     """
     return " ".join(per_head.get(y, "") for y in range(max(1, new_turn - window), new_turn))
+
+
+def predicted_structure(per_head: dict[int, str], new_turn: int, window: int = CONTEXT_WINDOW) -> str:
+    """The ``structure`` field the incremental parser sends: :func:`window_structure` without empty slots.
+
+    The same heads in the same order, but a head with no relation (the model predicted none, or none of its
+    relations was valid) adds nothing, so the relations are separated by exactly one space
+    (``ELABORATION(0,1) QA_PAIR(0,3)``, never ``ELABORATION(0,1)  QA_PAIR(0,3)``), and a window with no
+    relation at all gives ``""``. The data files' single-turn prompts keep their own layout
+    (:func:`window_structure`): they are the authors' text and are sent as they are.
+
+    Args:
+        per_head: head index -> its predicted relations as one string (``""`` when none).
+        new_turn: index j of the new turn.
+    """
+    heads = range(max(1, new_turn - window), new_turn)
+    return " ".join(per_head[y] for y in heads if per_head.get(y, "").strip())

@@ -4,8 +4,9 @@ Paper §6.2.1: the model "predicts relations for each new utterance and appends 
 context for subsequent predictions". For each new turn j = 1, 2, … of the sample's dialogue the solver
 
 1. builds the Table 12 user prompt from the context window (the last 17 EDUs before j, as in the data) and
-   the structure *predicted so far* for the heads inside that window (:func:`relations.window_structure`,
-   the data's own layout), never the gold one;
+   the structure *predicted so far* for the heads inside that window (:func:`relations.predicted_structure`:
+   the data's order of heads, relations separated by one space, a head without relation leaving no empty
+   slot), never the gold one;
 2. calls the active model with only ``[system prompt, that user prompt]`` — so prompt size per turn is
    bounded by the window, however long the dialogue — with the task's reasoning switch;
 3. parses the final completion (:func:`relations.parse_answer`) and keeps its valid relations as turn j's
@@ -33,7 +34,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from ..generation import thinking_kwargs, usage_tokens
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
-from .relations import ParsedTurn, Relation, format_relations, parse_answer, window_start, window_structure
+from .relations import ParsedTurn, Relation, format_relations, parse_answer, predicted_structure, window_start
 
 TURNS_STORE_KEY = "dialogue_parsing_turns"
 """Sample-store key of the per-turn records (:func:`turn_record`), one per answered turn, in order. A turn's
@@ -50,7 +51,7 @@ def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> st
         new_turn: index j (>= 1).
     """
     context = "\n".join(edus[window_start(new_turn) : new_turn])
-    return user_prompt(context, window_structure(predicted, new_turn), edus[new_turn])
+    return user_prompt(context, predicted_structure(predicted, new_turn), edus[new_turn])
 
 
 def turn_record(turn: int, output: ModelOutput, parsed: ParsedTurn) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 from inspect_ai.solver import Solver
 
-from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..generation import generate_with_thinking, reasoning_flag, task_generation
 from ..metadata import task_metadata
 from ..metrics import pooled_epochs
 from .dataset import load_dataset
@@ -31,6 +31,7 @@ def dialogue_parsing(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    presets: str = "auto",
     order: str = "longest-first",
 ) -> Task:
     """Dialogue discourse parsing on STAC, Molweni and MSDC.
@@ -44,24 +45,30 @@ def dialogue_parsing(
         subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
+            row from the model's name, a family name forces one, ``none`` sends none (README,
+            "Generation settings").
         order: incremental mode: ``"longest-first"`` (default; the dialogues with most turns start first, which
             shortens the wall time against a served model) or ``"file"`` (the data files' order). No score
             changes; ``--limit N`` takes the first N samples of this order.
 
     Raises:
-        ValueError: a bad ``dataset``, ``mode``, ``subset`` or ``reasoning`` (naming the valid choices).
+        ValueError: a bad ``dataset``, ``mode``, ``subset``, ``reasoning``, ``presets`` or ``order`` (naming the valid
+            choices).
             DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
+    generation = task_generation("dialogue_parsing", reasoning, presets)
     loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, order=order)
     solver: Solver = incremental_parser(reasoning) if mode == "incremental" else generate_with_thinking(reasoning)
     return Task(
         dataset=loaded.dataset,
         solver=solver,
         scorer=dialogue_parsing_scorer(),
-        config=generation_config(reasoning),
+        config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=task_metadata("dialogue_parsing", loaded.files, dataset=loaded.datasets, mode=mode,
-                               subset=subset, reasoning=reasoning, order=order),
+                               subset=subset, reasoning=reasoning, presets=generation.presets, order=order,
+                               generation=generation),
     )

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from inspect_ai import Task, task
 
-from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..generation import generate_with_thinking, reasoning_flag, task_generation
 from ..metadata import task_metadata
 from ..metrics import pooled_epochs
 from .dataset import check_context, load_dataset
@@ -30,6 +30,7 @@ def discourse_markers(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    presets: str = "auto",
 ) -> Task:
     """Discourse function of "just" (Just-Manual, Just-Subtitle) and "otherwise" (Otherwise).
 
@@ -42,21 +43,26 @@ def discourse_markers(
         subset: ``paper`` | ``full`` (the same for this task: the paper uses every record).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
+            row from the model's name, a family name forces one, ``none`` sends none (README,
+            "Generation settings").
 
     Raises:
-        ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset`` or ``reasoning`` (naming the valid
-            choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
+        ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset``, ``reasoning`` or ``presets`` (naming
+            the valid choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
+    generation = task_generation("discourse_markers", reasoning, presets)
     context = check_context(context)
     loaded = load_dataset(dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=discourse_marker_scorer(),
-        config=generation_config(reasoning),
+        config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=task_metadata("discourse_markers", loaded.files, dataset=loaded.datasets, prompt=prompt,
-                               context=context, subset=subset, reasoning=reasoning),
+                               context=context, subset=subset, reasoning=reasoning, presets=generation.presets,
+                               generation=generation),
     )

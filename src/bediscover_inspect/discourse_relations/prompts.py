@@ -89,7 +89,9 @@ USER_PROMPT_TEMPLATE = (
     "Question: What is the discourse relation between Unit1 and Unit2?"
 )
 """Table 10 user prompt (Appendix B.3); placeholders ``<LANG>`` … ``<UNIT2>`` become ``{language}`` …
-``{unit2}``."""
+``{unit2}``. Every slot takes the record's own value, as DeDisCo's prompt (which Table 10 follows) does:
+``<LANG>`` the ``lang`` code (``deu``), ``<CORPUS>`` the short corpus name (``pcc``), ``<FRAMEWORK>`` the
+framework code (``pdtb``)."""
 
 DIRECTION_TEXT: dict[str, str] = {
     "1>2": "From Unit1 to Unit2.",
@@ -118,7 +120,8 @@ LANGUAGE_NAMES: dict[str, str] = {
     "zho": "Chinese",
 }
 """ISO 639-3 code (first part of a DISRPT corpus name) -> English name: the 16 languages of Table 27
-(names as in the DISRPT 2025 corpus list)."""
+(names as in the DISRPT 2025 corpus list). Not sent to the model (``<LANG>`` is the code); used to accept
+``languages=German`` as well as ``deu`` and for the ``language_name`` sample metadata."""
 
 
 def join_context(context: Sequence[str]) -> str:
@@ -132,7 +135,7 @@ def user_prompt(
     """Render the Table 10 user prompt.
 
     Args:
-        language: ISO 639-3 code (``deu``); rendered as its English name (:data:`LANGUAGE_NAMES`).
+        language: the record's ``lang``, an ISO 639-3 code (``deu``), rendered as it is.
         corpus: the record's short corpus name (``pcc``).
         framework: the record's framework (``pdtb``).
         context: the record's ``context`` list (left context, unit sentence(s), right context).
@@ -140,10 +143,10 @@ def user_prompt(
         unit1, unit2: the record's ``u1`` / ``u2`` (raw unit text).
 
     Raises:
-        KeyError: unknown language code or direction (the loader validates both first).
+        KeyError: unknown direction (the loader validates it first).
     """
     return USER_PROMPT_TEMPLATE.format(
-        language=LANGUAGE_NAMES[language],
+        language=language,
         corpus=corpus,
         framework=framework,
         context=join_context(context),

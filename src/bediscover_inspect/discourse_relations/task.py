@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from inspect_ai import Task, task
 
-from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..generation import generate_with_thinking, reasoning_flag, task_generation
 from ..metadata import task_metadata
 from ..metrics import pooled_epochs
 from .dataset import corpus_metadata, load_dataset, provenance, resolve_frameworks, resolve_languages
@@ -32,6 +32,7 @@ def discourse_relations(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    presets: str = "auto",
 ) -> Task:
     """DISRPT 2025 relation classification into the 17 unified labels, with the Appendix B.3 prompt.
 
@@ -45,16 +46,21 @@ def discourse_relations(
         subset: ``"paper"`` (first ``int(frac*N)`` relations per corpus; 8,757 over all 38) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         reasoning: the paper's "w/ reasoning" generation preset and thinking switch (Table 7).
+        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
+            row from the model's name, a family name forces one, ``none`` sends none (README,
+            "Generation settings").
 
     The task metadata has the suite's keys (``parameters``: ``corpora`` as the corpora loaded, ``languages`` as
     ISO codes, ``frameworks``, ``None`` where not given; ``data`` with a ``sha1_check`` note for a file without a
     pinned SHA-1) plus ``samples_per_corpus`` and ``absent_paper_relations`` (:func:`.dataset.corpus_metadata`).
 
     Raises:
-        ValueError: unknown corpus / language / framework / subset / reasoning (naming the valid choices).
+        ValueError: unknown corpus / language / framework / subset / reasoning / presets (naming the valid
+            choices).
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
+    generation = task_generation("discourse_relations", reasoning, presets)
     loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir)
     metadata = task_metadata(
         "discourse_relations",
@@ -64,12 +70,14 @@ def discourse_relations(
         frameworks=resolve_frameworks(frameworks),
         subset=subset,
         reasoning=reasoning,
+        presets=generation.presets,
+        generation=generation,
     )
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=discourse_relation_scorer(),
-        config=generation_config(reasoning),
+        config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=metadata | {"data": provenance(loaded)} | corpus_metadata(loaded),

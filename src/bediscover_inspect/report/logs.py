@@ -20,9 +20,10 @@ from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.metrics import read_results
 
 IGNORED_PARAMETERS = frozenset({"reasoning", "data_dir", "dataset", "datasets", "corpora", "languages",
-                                "frameworks"})
+                                "frameworks", "presets"})
 """Task parameters that do not make one experimental setting differ from another in the report (the reasoning
-mode has its own column; dataset selectors only choose which cells a run fills)."""
+mode has its own column; dataset selectors only choose which cells a run fills; what ``presets`` sent is checked
+against Table 7 with the other generation settings)."""
 
 SUPERSEDED = "superseded"
 """Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""

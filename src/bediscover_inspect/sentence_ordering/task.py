@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from inspect_ai import Task, task
 
-from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..generation import generate_with_thinking, reasoning_flag, task_generation
 from ..metadata import task_metadata
 from ..metrics import pooled_epochs
 from .dataset import load_dataset
@@ -29,6 +29,7 @@ def sentence_ordering(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    presets: str = "auto",
 ) -> Task:
     """Reorder shuffled sentences into a coherent paragraph; the answer is ``<s 2> <s 1> …`` (Appendix B.4).
 
@@ -39,21 +40,26 @@ def sentence_ordering(
         subset: ``"paper"`` — first ``int(frac·N)`` documents (806/898/377/814/883/808/836) — or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
+            row from the model's name, a family name forces one, ``none`` sends none (README,
+            "Generation settings").
 
     Raises:
-        ValueError: a bad ``datasets``, ``subset`` or ``reasoning`` (naming the valid choices).
+        ValueError: a bad ``datasets``, ``subset``, ``reasoning`` or ``presets`` (naming the valid choices).
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
+    generation = task_generation("sentence_ordering", reasoning, presets)
     loaded = load_dataset(datasets, subset=subset, data_dir=data_dir)
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=sentence_ordering_scorer(),
-        config=generation_config(reasoning),
+        config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=task_metadata(
-            "sentence_ordering", loaded.files, datasets=loaded.datasets, subset=subset, reasoning=reasoning
+            "sentence_ordering", loaded.files, datasets=loaded.datasets, subset=subset, reasoning=reasoning,
+            presets=generation.presets, generation=generation,
         ),
     )

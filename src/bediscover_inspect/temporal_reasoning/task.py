@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer
 
-from ..generation import generate_with_thinking, generation_config, reasoning_flag
+from ..generation import generate_with_thinking, reasoning_flag, task_generation
 from ..metadata import task_metadata
 from ..metrics import pooled_epochs
 from .dataset import RELATION_DATASETS, TOT_DATASET, load_dataset
@@ -31,6 +31,7 @@ def temporal_reasoning(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    presets: str = "auto",
 ) -> Task:
     """Temporal relation of two marked events (TBD, TDD-Man) and temporal arithmetic (ToT-Arithmetic).
 
@@ -43,15 +44,20 @@ def temporal_reasoning(
         subset: ``"paper"`` or ``"full"`` (identical here: all three files are used whole, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
+            row from the model's name, a family name forces one, ``none`` sends none (README,
+            "Generation settings").
 
     The task runs only the scorers its loaded datasets need: ``relation_scorer`` for TBD / TDD-Man,
     ``tot_scorer`` for ToT-Arithmetic.
 
     Raises:
-        ValueError: a bad ``dataset``, ``context``, ``subset`` or ``reasoning`` (naming the valid choices).
+        ValueError: a bad ``dataset``, ``context``, ``subset``, ``reasoning`` or ``presets`` (naming the valid
+            choices).
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
+    generation = task_generation("temporal_reasoning", reasoning, presets)
     loaded = load_dataset(dataset, context=context, subset=subset, data_dir=data_dir)
     scorers: list[Scorer] = []
     if RELATION_DATASETS & set(loaded.datasets):
@@ -62,7 +68,7 @@ def temporal_reasoning(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],
         scorer=scorers,
-        config=generation_config(reasoning),
+        config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=task_metadata(
@@ -72,5 +78,7 @@ def temporal_reasoning(
             context=context,
             subset=subset,
             reasoning=reasoning,
+        presets=generation.presets,
+        generation=generation,
         ),
     )
