@@ -14,7 +14,16 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    is_explicit,
+    load_datasets,
+    require_field,
+    select_datasets,
+)
 from ..generation import prompt_messages
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from .relations import format_relations, parse_gold, window_start
@@ -234,6 +243,7 @@ def load_dataset(
     mode: str = "incremental",
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
 ) -> LoadedDataset:
     """Samples of the selected datasets (in :data:`DATASETS` order) in ``mode``, and what was read.
 
@@ -244,13 +254,16 @@ def load_dataset(
             per record, :func:`record_to_sample`).
         subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        per_dataset: only the first N samples of each dataset in file order (dialogues in ``incremental``
+            mode, turns in ``single-turn``).
 
     Raises:
-        ValueError: bad dataset, mode or subset. DataFileMissingError: a file is absent (see
+        ValueError: bad dataset, mode, subset or per_dataset. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     datasets = parse_datasets(dataset)
     check_mode(mode)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets({name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir,
                           "dialogue_parsing")
     samples: list[Sample] = []
@@ -258,12 +271,15 @@ def load_dataset(
         file = loaded.resolved.local_path
         if mode == "single-turn":
             lengths = dialogue_lengths(loaded.records, file)
-            samples.extend(
+            built = (
                 record_to_sample(record, name, lengths[split_doc_id(record["doc_id"], file, index)[0]], file, index)
                 for index, record in enumerate(loaded.records)
             )
         else:
-            samples.extend(dialogue_to_sample(dialogue, items, name, file)
-                           for dialogue, items in group_dialogues(loaded.records, file).items())
+            built = (
+                dialogue_to_sample(dialogue, items, name, file)
+                for dialogue, items in group_dialogues(loaded.records, file).items()
+            )
+        samples.extend(first_per_dataset(built, per_dataset))
     names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name=f"dialogue_parsing_{'+'.join(names)}_{mode}"), files, names)

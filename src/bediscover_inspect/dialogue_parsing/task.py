@@ -31,6 +31,7 @@ def dialogue_parsing(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    per_dataset: int | None = None,
 ) -> Task:
     """Dialogue discourse parsing on STAC, Molweni and MSDC.
 
@@ -43,13 +44,15 @@ def dialogue_parsing(
         subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``dataset``, ``mode``, ``subset`` or ``reasoning`` (naming the valid choices).
             DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
-    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     solver: Solver = incremental_parser(reasoning) if mode == "incremental" else generate_with_thinking(reasoning)
     return Task(
         dataset=loaded.dataset,

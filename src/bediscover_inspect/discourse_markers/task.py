@@ -30,6 +30,7 @@ def discourse_markers(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    per_dataset: int | None = None,
 ) -> Task:
     """Discourse function of "just" (Just-Manual, Just-Subtitle) and "otherwise" (Otherwise).
 
@@ -42,6 +43,8 @@ def discourse_markers(
         subset: ``paper`` | ``full`` (the same for this task: the paper uses every record).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset`` or ``reasoning`` (naming the valid
@@ -49,7 +52,9 @@ def discourse_markers(
     """
     reasoning = reasoning_flag(reasoning)
     context = check_context(context)
-    loaded = load_dataset(dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(
+        dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir, per_dataset=per_dataset
+    )
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],

@@ -32,6 +32,7 @@ def discourse_relations(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    per_dataset: int | None = None,
 ) -> Task:
     """DISRPT 2025 relation classification into the 17 unified labels, with the Appendix B.3 prompt.
 
@@ -45,6 +46,8 @@ def discourse_relations(
         subset: ``"paper"`` (first ``int(frac*N)`` relations per corpus; 8,757 over all 38) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         reasoning: the paper's "w/ reasoning" generation preset and thinking switch (Table 7).
+        per_dataset: only the first N samples of each corpus (file order; after ``subset``): a quick run that sees
+            every corpus, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     The task metadata has the suite's keys (``parameters``: ``corpora`` as the corpora loaded, ``languages`` as
     ISO codes, ``frameworks``, ``None`` where not given; ``data`` with a ``sha1_check`` note for a file without a
@@ -55,7 +58,7 @@ def discourse_relations(
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
-    loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     metadata = task_metadata(
         "discourse_relations",
         loaded.files,

@@ -29,6 +29,7 @@ def sentence_ordering(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    per_dataset: int | None = None,
 ) -> Task:
     """Reorder shuffled sentences into a coherent paragraph; the answer is ``<s 2> <s 1> …`` (Appendix B.4).
 
@@ -39,13 +40,15 @@ def sentence_ordering(
         subset: ``"paper"`` — first ``int(frac·N)`` documents (806/898/377/814/883/808/836) — or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``datasets``, ``subset`` or ``reasoning`` (naming the valid choices).
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
-    loaded = load_dataset(datasets, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(datasets, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],

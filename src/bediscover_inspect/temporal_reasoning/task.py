@@ -31,6 +31,7 @@ def temporal_reasoning(
     subset: str = "paper",
     data_dir: str | None = None,
     reasoning: bool = False,
+    per_dataset: int | None = None,
 ) -> Task:
     """Temporal relation of two marked events (TBD, TDD-Man) and temporal arithmetic (ToT-Arithmetic).
 
@@ -43,6 +44,8 @@ def temporal_reasoning(
         subset: ``"paper"`` or ``"full"`` (identical here: all three files are used whole, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     The task runs only the scorers its loaded datasets need: ``relation_scorer`` for TBD / TDD-Man,
     ``tot_scorer`` for ToT-Arithmetic.
@@ -52,7 +55,7 @@ def temporal_reasoning(
         DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
     reasoning = reasoning_flag(reasoning)
-    loaded = load_dataset(dataset, context=context, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(dataset, context=context, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     scorers: list[Scorer] = []
     if RELATION_DATASETS & set(loaded.datasets):
         scorers.append(relation_scorer())
