@@ -1,20 +1,20 @@
 """``inspect eval evals/dialogue_parsing.py``: the suite's dialogue_parsing task (parameters and docs: its package).
 
 Inspect finds the tasks of a file by the ``@task`` decorators in the file itself, so this file declares one that
-forwards to the package's task with that task's own signature.
+forwards to the package's task. :func:`~bediscover_inspect.tasks.inspect_entry` gives it the task's signature and
+docs, rejects unknown ``-T`` names, and prints a refused argument or a data error as one line on stderr.
 """
 
-from functools import wraps
 from typing import Any
 
 from inspect_ai import Task, task
 
-from bediscover_inspect.tasks import task_function
+from bediscover_inspect.tasks import inspect_entry, task_function
 
 _impl = task_function("dialogue_parsing")
 
 
 @task
-@wraps(_impl, assigned=("__doc__",))  # signature and docs of the task; name and module of this file
+@inspect_entry("dialogue_parsing")
 def dialogue_parsing(**task_args: Any) -> Task:
     return _impl(**task_args)

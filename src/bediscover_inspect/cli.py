@@ -22,7 +22,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bediscover_inspect.tasks import TASK_NAMES, task_function
+from bediscover_inspect.tasks import (
+    TASK_ERRORS,
+    TASK_NAMES,
+    check_task_args,
+    one_line,
+    task_error_message,
+    task_function,
+    warnings_to_stderr,
+)
 
 DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 42)
 
@@ -104,20 +112,20 @@ def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence
     functions = {name: resolve_task(name) for name in task_names}
     shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
     tasks = []
-    for name in task_names:
-        own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
-        if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
-            own["presets"] = model_family(model, reasoning_effort)
-        for reasoning in modes:
-            for seed in seeds:
-                try:
-                    task = functions[name](subset=subset, reasoning=reasoning, **own)
-                except (TypeError, ValueError, LookupError, OSError) as exc:
-                    shown = ", ".join(f"{k}={v!r}" for k, v in own.items()) or "no -T arguments"
-                    raise TaskArgumentError(f"cannot build task {name!r} ({shown}): "
-                                            f"{type(exc).__name__}: {exc}") from exc
-                task.config = task.config.merge(GenerateConfig(seed=int(seed)))
-                tasks.append(task)
+    with warnings_to_stderr():  # a skipped dataset is named once, not once per seed and mode
+        for name in task_names:
+            own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
+            if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
+                own["presets"] = model_family(model, reasoning_effort)
+            for reasoning in modes:
+                for seed in seeds:
+                    try:
+                        check_task_args(name, own | {"subset": subset, "reasoning": reasoning})
+                        task = functions[name](subset=subset, reasoning=reasoning, **own)
+                    except TASK_ERRORS as exc:
+                        raise TaskArgumentError(task_error_message(name, own, exc)) from exc
+                    task.config = task.config.merge(GenerateConfig(seed=int(seed)))
+                    tasks.append(task)
     return tasks
 
 
@@ -129,14 +137,7 @@ RESUME_HINT = "re-run the same command to resume: finished evals are skipped and
 
 def plain_message(exc: BaseException) -> str:
     """An exception's message on one line, without Rich console markup (``[bold][blue]…[/blue][/bold]``)."""
-    from rich.text import Text
-
-    text = str(exc)
-    try:
-        text = Text.from_markup(text).plain
-    except Exception:  # noqa: BLE001 - not valid markup: keep the text as it is
-        pass
-    return " ".join(text.split())
+    return one_line(exc)
 
 
 def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) -> Any:

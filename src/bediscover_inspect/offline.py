@@ -6,6 +6,14 @@ very file (gzip-compressed). This module copies it into tiktoken's cache under t
 after checking that its sha256 equals the hash tiktoken itself pins for o200k_base — so tiktoken then loads the
 genuine file and nothing is faked.
 
+Where the file goes: tiktoken reads its cache from ``$TIKTOKEN_CACHE_DIR``, else ``$DATA_GYM_CACHE_DIR``, else
+``<tmp>/data-gym-cache`` (``tiktoken.load.read_file_cached``), and ``/tmp`` is cleared on reboot. So with neither
+variable set, the file goes to a persistent user cache, ``platformdirs.user_cache_dir("bediscover-inspect")/tiktoken``
+(``~/.cache/bediscover-inspect/tiktoken`` on Linux), and :func:`.tiktoken_cache.use_tiktoken_cache` points ``TIKTOKEN_CACHE_DIR``
+there for the running process; importing :mod:`bediscover_inspect` calls it, so ``inspect eval evals/…``, the
+registered ``bediscover_inspect/<task>`` and ``bediscover run`` find the file. Another program using tiktoken
+offline needs ``TIKTOKEN_CACHE_DIR`` set to the directory this module prints.
+
 Run once: ``python -m bediscover_inspect.offline`` (the README's set-up commands do it).
 """
 
@@ -16,8 +24,11 @@ import hashlib
 import importlib.util
 import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .tiktoken_cache import CACHE_ENV_VARS, persistent_cache_dir, use_tiktoken_cache
+
+__all__ = ["CACHE_ENV_VARS", "persistent_cache_dir", "seed_tiktoken_cache", "tiktoken_cache_dir", "use_tiktoken_cache"]
 
 O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
 """The blob path tiktoken 0.x uses for o200k_base (``tiktoken_ext/openai_public.py``); its sha1 is the cache key."""
@@ -27,11 +38,12 @@ O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d
 
 
 def tiktoken_cache_dir() -> Path:
-    """The directory tiktoken reads cached encodings from (same precedence as ``tiktoken.load``)."""
-    for name in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
+    """Where the cached encoding goes: ``$TIKTOKEN_CACHE_DIR``, else ``$DATA_GYM_CACHE_DIR`` (tiktoken's own order),
+    else :func:`persistent_cache_dir` (not tiktoken's ``<tmp>/data-gym-cache``, which does not survive a reboot)."""
+    for name in CACHE_ENV_VARS:
         if name in os.environ:
             return Path(os.environ[name])
-    return Path(tempfile.gettempdir()) / "data-gym-cache"
+    return persistent_cache_dir()
 
 
 def seed_tiktoken_cache() -> Path:
@@ -65,7 +77,8 @@ def main() -> int:
     except RuntimeError as ex:
         print(f"error: {ex}", file=sys.stderr)
         return 1
-    print(f"tiktoken o200k_base cached at {path} (sha256 {O200K_SHA256[:12]}…, verified)")
+    print(f"tiktoken o200k_base cached at {path} (sha256 {O200K_SHA256[:12]}…, verified); "
+          f"other programs using tiktoken offline: export TIKTOKEN_CACHE_DIR={path.parent}")
     return 0
 
 

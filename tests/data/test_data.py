@@ -187,6 +187,29 @@ def test_bad_json_names_file_and_line(tmp_path):
             load_records("dm/just/test_id.json", root)
 
 
+def test_json_errors_read_as_one_sentence_on_one_line(tmp_path):
+    from bediscover_inspect.data.records import read_records
+
+    whole = tmp_path / "t.json"
+    whole.write_text('[{"id": 0},\n {"id": 1, "text": "never closed}]')
+    with pytest.raises(DataFormatError) as err:  # json's msg ends in "at": no "starting at at line"
+        read_records(str(whole))
+    assert str(err.value) == f"{whole}: not valid JSON (Unterminated string starting at: line 2 column 20)"
+    lines = tmp_path / "t.jsonl"
+    lines.write_text('{"id": 0}\n{"id": 1, "x": "\x01"}\n')
+    with pytest.raises(DataFormatError) as err:
+        read_records(str(lines))
+    assert str(err.value) == f"{lines}, line 2: not valid JSON (Invalid control character at: column 17)"
+    with pytest.raises(DataFormatError) as err:  # the streamed prefix (ijson): yajl's first line, no caret
+        read_records(str(whole), limit=2)
+    assert str(err.value) == f"{whole}: not valid JSON after 1 complete records (parse error: premature EOF)"
+    whole.write_text('[{"id": 0}, {"id": 1 "x": 2}]')
+    with pytest.raises(DataFormatError) as err:
+        read_records(str(whole), limit=2)
+    assert str(err.value) == (f"{whole}: not valid JSON after 1 complete records (parse error: after key and "
+                              "value, inside map, I expect ',' or '}')")
+
+
 def _root_with(tmp_path, path: str, content: bytes) -> Path:
     root = tmp_path / "root"
     target = root / path

@@ -35,9 +35,11 @@ def test_counts_and_ids(all_samples):
     counts = Counter(s.metadata["dataset"] for s in samples)
     # Just-Subtitle: 149 in the data (the paper's Table 1 says 139)
     assert counts == {"just-manual": 90, "just-subtitle": 149, "otherwise": 294}
-    assert [s.id for s in _by(samples, "just-manual")] == [f"just-manual_{i}" for i in range(90)]
-    assert [s.id for s in _by(samples, "just-subtitle")] == [f"just-subtitle_{i}" for i in range(90, 239)]
-    assert [s.id for s in _by(samples, "otherwise")] == [f"otherwise_{i}" for i in range(294)]
+    # record ids zero-padded to the file's width (3 digits: ids 0 … 238 and 0 … 293), so they sort as text
+    assert [s.id for s in _by(samples, "just-manual")] == [f"just-manual_{i:03d}" for i in range(90)]
+    assert [s.id for s in _by(samples, "just-subtitle")] == [f"just-subtitle_{i:03d}" for i in range(90, 239)]
+    assert [s.id for s in _by(samples, "otherwise")] == [f"otherwise_{i:03d}" for i in range(294)]
+    assert _by(samples, "just-manual")[5].id == "just-manual_005"
     assert len({s.id for s in samples}) == 533
 
 

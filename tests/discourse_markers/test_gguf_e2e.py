@@ -16,14 +16,14 @@ def test_embedded_model_scores_one_sample_per_dataset(tmp_path):
     log = inspect_eval(
         discourse_markers(prompt="def"),
         model="gguf/smollm2-135m",
-        sample_id=["just-manual_0", "just-subtitle_90", "otherwise_0"],
+        sample_id=["just-manual_000", "just-subtitle_090", "otherwise_000"],
         max_tokens=24,
         seed=0,
         display="none",
         log_dir=str(tmp_path),
     )[0]
     assert log.status == "success", log.error
-    assert sorted(s.id for s in log.samples) == ["just-manual_0", "just-subtitle_90", "otherwise_0"]
+    assert sorted(s.id for s in log.samples) == ["just-manual_000", "just-subtitle_090", "otherwise_000"]
     for sample in log.samples:
         score = sample.scores["discourse_marker_scorer"]
         dataset = sample.metadata["dataset"]

@@ -57,14 +57,14 @@ def test_paper_quirks_kept_verbatim():
 
 # one record per dataset: its <TEXT>, written out by hand from the data file
 RENDERED_TEXT = {
-    "just-manual_0": "Betsy's picky, she just eats chicken nuggets.",
+    "just-manual_000": "Betsy's picky, she just eats chicken nuggets.",
     "just-subtitle_100": "Hi, Bruce, I just got dumped.",
-    "otherwise_0": (
+    "otherwise_000": (
         "[\"When They See Us\" should inspire people to recognize that crime-control policies and the racist ideas "
         "behind them must change .] Otherwise, [the history of the Central Park Five is likely to repeat itself.]"
     ),
 }
-FAMILY = {"just-manual_0": "just", "just-subtitle_100": "just", "otherwise_0": "otherwise"}
+FAMILY = {"just-manual_000": "just", "just-subtitle_100": "just", "otherwise_000": "otherwise"}
 
 
 @pytest.mark.parametrize("style", prompts.PROMPT_STYLES)

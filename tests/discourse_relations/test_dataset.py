@@ -70,7 +70,7 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
     assert len(warning) == 1
     assert all(f"{c} ({reason})" in warning[0] for c, reason in ABSENT.items())
     ids = [s.id for s in task.dataset]
-    assert len(set(ids)) == len(ids) and ids[0] == "ces.rst.crdt_0" and ids[-1] == "zho.rst.sctb_158"
+    assert len(set(ids)) == len(ids) and ids[0] == "ces.rst.crdt_000" and ids[-1] == "zho.rst.sctb_158"
 
 
 def test_explicitly_requested_absent_corpus_is_an_error():

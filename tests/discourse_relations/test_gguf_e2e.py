@@ -10,7 +10,7 @@ from bediscover_inspect.discourse_relations.prompts import LABELS, SYSTEM_PROMPT
 from bediscover_inspect.discourse_relations.task import discourse_relations
 from bediscover_inspect.metrics import INVALID_ANSWER, read_results
 
-IDS = ["deu.pdtb.pcc_0", "eng.rst.oll_0", "zho.dep.scidtb_0"]
+IDS = ["deu.pdtb.pcc_000", "eng.rst.oll_000", "zho.dep.scidtb_000"]
 
 
 @pytest.mark.gguf

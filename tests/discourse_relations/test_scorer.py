@@ -97,7 +97,7 @@ def _corpus_heads(task, per_corpus: dict[str, int]) -> MemoryDataset:
 def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
     task = discourse_relations(corpora="deu.pdtb.pcc,eng.pdtb.tedm,ces.rst.crdt")
     task.dataset = _corpus_heads(task, {"deu.pdtb.pcc": 4, "eng.pdtb.tedm": 1, "ces.rst.crdt": 2})
-    wrong_ids = {"deu.pdtb.pcc_3", "eng.pdtb.tedm_0", "ces.rst.crdt_1"}
+    wrong_ids = {"deu.pdtb.pcc_003", "eng.pdtb.tedm_000", "ces.rst.crdt_001"}
 
     def answer(state):
         gold = state.target.text

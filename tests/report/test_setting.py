@@ -160,6 +160,13 @@ def test_real_logs_limit_and_max_tokens(tmp_path):
     assert "task discourse_markers, model mockllm/model, reasoning off" in text and "max_tokens 256" in text
 
 
+def test_real_logs_per_dataset_is_named(tmp_path):
+    """``-T per_dataset=4``: every sample of the (smaller) dataset is scored, yet the run is not the paper's."""
+    _run(tmp_path / "logs", 0, per_dataset=4)
+    report = _report(tmp_path / "logs", tmp_path / "out", paper_models={"mockllm/model": "Qwen3-8B"})
+    assert _differs(report, reasoning="off") == "samples: only the first 4 of each dataset (-T per_dataset=4)"
+
+
 def test_real_logs_unverified_data_and_unequal_seeds(tmp_path):
     """A data root whose Just file differs from the pinned bytes; seed 1 stopped after 5 samples."""
     root = tmp_path / "data"

@@ -36,8 +36,9 @@ def samples():
 def test_counts_and_ids_match_the_paper(samples):
     # Table 1: 1515 / 1,500 / 1,850
     assert {k: len(v) for k, v in samples.items()} == {"tbd": 1515, "tdd-man": 1500, "tot-arithmetic": 1850}
-    assert samples["tbd"][0].id == "tbd_0" and samples["tdd-man"][-1].id == "tdd-man_1499"
-    assert samples["tot-arithmetic"][350].id == "tot-arithmetic_350"
+    # ids zero-padded to each file's width (4 digits: 1515, 1500, 1850 records)
+    assert samples["tbd"][0].id == "tbd_0000" and samples["tdd-man"][-1].id == "tdd-man_1499"
+    assert samples["tot-arithmetic"][35].id == "tot-arithmetic_0035"
     for group in samples.values():
         assert len({s.id for s in group}) == len(group)
 

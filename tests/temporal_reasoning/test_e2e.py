@@ -76,15 +76,15 @@ def test_gold_answers_score_one(tmp_path):
 
 SCRIPT = {
     # TBD ids 0-5, gold BEFORE, INCLUDES, INCLUDES, IS_INCLUDED, SIMULTANEOUS, BEFORE
-    "tbd_0": "BEFORE",
-    "tbd_1": "The relation is INCLUDES.",
-    "tbd_2": "AFTER",
-    "tbd_3": "I don't know.",
-    "tbd_4": "simultaneous",
-    "tbd_5": "NONE",
+    "tbd_0000": "BEFORE",
+    "tbd_0001": "The relation is INCLUDES.",
+    "tbd_0002": "AFTER",
+    "tbd_0003": "I don't know.",
+    "tbd_0004": "simultaneous",
+    "tbd_0005": "NONE",
     # ToT: as {'answer': '352 BC'}, cmp {'unordered_list': ['Kyle', 'Jason', 'Joe']}, tz {'hours': 5, 'minutes': 0}
-    "tot-arithmetic_0": '{"answer": "352 BC"}',
-    "tot-arithmetic_350": '{"unordered_list": ["Joe", "Kyle"]}',
+    "tot-arithmetic_0000": '{"answer": "352 BC"}',
+    "tot-arithmetic_0350": '{"unordered_list": ["Joe", "Kyle"]}',
     "tot-arithmetic_1750": "five hours",
 }
 
@@ -138,17 +138,17 @@ def test_scripted_answers_hand_computed(tmp_path):
     assert _metrics(log, "tot_scorer", "category")["accuracy"] == {"as": 1.0, "cmp": 0.0, "tz": 0.0}
     assert tot["invalid"]["tot-arithmetic"] == pytest.approx(1 / 3)
     assert tot["output_tokens"]["tot-arithmetic"] == pytest.approx((3 + 3 + 2) / 3)  # whitespace words of the answers
-    assert systems["tbd_0"] == RELATION_SYSTEM_PROMPT and systems["tot-arithmetic_0"] == TOT_SYSTEM_PROMPT
+    assert systems["tbd_0000"] == RELATION_SYSTEM_PROMPT and systems["tot-arithmetic_0000"] == TOT_SYSTEM_PROMPT
     samples = {s.id: s for s in log.samples}
-    assert samples["tbd_3"].scores["relation_scorer"].answer == "<invalid>"
-    assert "tot_scorer" not in samples["tbd_3"].scores and "relation_scorer" not in samples["tot-arithmetic_0"].scores
+    assert samples["tbd_0003"].scores["relation_scorer"].answer == "<invalid>"
+    assert "tot_scorer" not in samples["tbd_0003"].scores and "relation_scorer" not in samples["tot-arithmetic_0000"].scores
 
 
 @pytest.mark.parametrize(
     ("ids", "empty", "scored"),
     [
-        (["tbd_0", "tdd-man_0"], "tot_scorer", "relation_scorer"),
-        (["tot-arithmetic_0"], "relation_scorer", "tot_scorer"),
+        (["tbd_0000", "tdd-man_0000"], "tot_scorer", "relation_scorer"),
+        (["tot-arithmetic_0000"], "relation_scorer", "tot_scorer"),
     ],
 )
 def test_a_scorer_without_samples_reports_no_groups_and_does_not_crash(tmp_path, ids, empty, scored):
@@ -188,7 +188,7 @@ def test_reasoning_content_is_never_parsed(tmp_path):
     [log] = inspect_eval(
         temporal_reasoning(),
         model=get_model("mockllm/model", custom_outputs=outputs),
-        sample_id=["tbd_0", "tot-arithmetic_0"],
+        sample_id=["tbd_0000", "tot-arithmetic_0000"],
         display="none",
         log_dir=str(tmp_path),
     )

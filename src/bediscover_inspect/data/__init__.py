@@ -36,10 +36,13 @@ from .select import (
     LoadedFiles,
     LoadedRecords,
     Subset,
+    check_per_dataset,
     check_subset,
+    first_per_dataset,
     is_explicit,
     load_datasets,
     load_records,
+    sample_id,
     select_datasets,
     subset_size,
 )
@@ -47,7 +50,7 @@ from .select import (
 __all__ = [
     "DISRPT_PAPER_FRACTIONS", "DOWNLOAD_URL_TEMPLATE", "ENV_CACHE_DIR", "ENV_DATA_DIR", "ENV_OFFLINE",
     "PINNED_COMMIT", "PINNED_REPOSITORY", "REGISTRY", "SUBSETS", "DataFile", "DataFileMissingError",
-    "DataFormatError", "LoadedDataset", "LoadedFiles", "LoadedRecords", "ResolvedFile", "Subset", "cache_dir", "check_subset", "data_file_info", "is_explicit",
+    "DataFormatError", "LoadedDataset", "LoadedFiles", "LoadedRecords", "ResolvedFile", "Subset", "cache_dir", "check_per_dataset", "check_subset", "first_per_dataset", "data_file_info", "is_explicit",
     "default_fetch", "download_file", "git_blob_sha1", "load_datasets", "load_records", "require_field", "resolve_data_file",
-    "select_datasets", "subset_size",
+    "sample_id", "select_datasets", "subset_size",
 ]

@@ -1,5 +1,7 @@
 """The two errors a data file can raise: missing (with the ways to provide it) and malformed (naming file, record
-and field). Both are Inspect ``PrerequisiteError``s, so ``inspect eval`` shows the message alone."""
+and field). Under ``inspect eval`` (``evals/<task>.py`` or ``bediscover_inspect/<task>``) either one is printed as one
+line on stderr in every display mode (:func:`bediscover_inspect.tasks.inspect_entry`); both are also Inspect
+``PrerequisiteError``s, which Inspect shows without a traceback when it meets one itself."""
 
 from __future__ import annotations
 

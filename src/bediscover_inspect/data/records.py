@@ -20,7 +20,9 @@ def read_records(local: str, limit: int | None = None) -> tuple[dict[str, Any], 
     try:
         return _parse_records(local, limit)
     except UnicodeDecodeError as ex:
-        raise DataFormatError(f"{local}: not UTF-8 text (byte {ex.object[ex.start:ex.end]!r} at offset {ex.start})") from ex
+        raise DataFormatError(
+            f"{local}: not UTF-8 text (byte {ex.object[ex.start : ex.end]!r} at offset {ex.start})"
+        ) from ex
 
 
 def _parse_records(local: str, limit: int | None) -> tuple[dict[str, Any], ...]:
@@ -33,9 +35,11 @@ def _parse_records(local: str, limit: int | None) -> tuple[dict[str, Any], ...]:
                 if not line.strip():
                     continue
                 try:
-                    records.append(json.loads(line))
+                    records.append(json.loads(line.rstrip("\r\n")))
                 except json.JSONDecodeError as ex:
-                    raise DataFormatError(f"{local}, line {line_no}: not valid JSON ({ex.msg})") from ex
+                    raise DataFormatError(
+                        f"{local}, line {line_no}: not valid JSON ({ex.msg}: column {ex.colno})"
+                    ) from ex
     elif limit is not None:
         import ijson
 
@@ -46,12 +50,14 @@ def _parse_records(local: str, limit: int | None) -> tuple[dict[str, Any], ...]:
                         break
                     records.append(record)
         except ijson.JSONError as ex:
-            raise DataFormatError(f"{local}: not valid JSON ({ex})") from ex
+            # yajl's message continues with an excerpt and a caret on the next lines: keep its first line
+            reason = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+            raise DataFormatError(f"{local}: not valid JSON after {len(records)} complete records ({reason})") from ex
     else:
         try:
             loaded = json.loads(Path(local).read_text(encoding="utf-8"))
         except json.JSONDecodeError as ex:
-            raise DataFormatError(f"{local}: not valid JSON ({ex.msg} at line {ex.lineno})") from ex
+            raise DataFormatError(f"{local}: not valid JSON ({ex.msg}: line {ex.lineno} column {ex.colno})") from ex
         if not isinstance(loaded, list):
             raise DataFormatError(f"{local}: expected a JSON list of records, got {type(loaded).__name__}")
         records = loaded

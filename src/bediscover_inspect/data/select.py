@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Sequence
+from itertools import islice
+from typing import Any, Literal, TypeVar
 
 from .errors import DataFileMissingError, DataFormatError
 from .fetch import ResolvedFile, resolve_data_file
@@ -77,6 +79,12 @@ class LoadedRecords:
     records: list[dict[str, Any]]
     n_full: int
 
+    @property
+    def id_width(self) -> int:
+        """Digits of the file's largest record id, ``N - 1`` for ``N = n_full`` records (every BeDiscovER file
+        numbers its records ``0 … N-1``): the width :func:`sample_id` pads to, the same for every subset."""
+        return len(str(max(self.n_full - 1, 0)))
+
     def provenance(self) -> dict[str, Any]:
         """Resolved-file provenance plus record counts (for task metadata)."""
         return self.resolved.provenance() | {
@@ -125,6 +133,48 @@ def load_records(
     return LoadedRecords(info, resolved, list(records[:n]), len(records))
 
 
+
+
+def sample_id(dataset: str, record_id: Any, width: int = 0) -> str:
+    """Sample id ``<dataset>_<record id>``, a whole-number id zero-padded to ``width`` digits.
+
+    With ``width`` = :attr:`LoadedRecords.id_width`, ids sort in file order as text (the log viewer sorts them
+    so): ``nips-abs_002`` before ``nips-abs_010``. Other ids (strings) are kept as they are.
+    """
+    if isinstance(record_id, int) and not isinstance(record_id, bool) and record_id >= 0:
+        return f"{dataset}_{record_id:0{width}d}"
+    return f"{dataset}_{record_id}"
+
+
+def check_per_dataset(per_dataset: Any) -> int | None:
+    """The ``per_dataset`` task parameter: ``None`` (every sample) or a positive whole number.
+
+    Raises:
+        ValueError: anything else (``0``, ``-1``, ``2.5``, ``true``, ``"abc"``), naming the parameter.
+    """
+    if per_dataset is None:
+        return None
+    if isinstance(per_dataset, str) and per_dataset.strip().isdigit():
+        per_dataset = int(per_dataset)
+    if isinstance(per_dataset, bool) or not isinstance(per_dataset, int) or per_dataset < 1:
+        raise ValueError(
+            f"per_dataset must be a positive whole number (the first N samples of each dataset) or None, "
+            f"got {per_dataset!r}"
+        )
+    return per_dataset
+
+
+T = TypeVar("T")
+
+
+def first_per_dataset(samples: Iterable[T], per_dataset: int | None) -> list[T]:
+    """The first ``per_dataset`` of one dataset's ``samples`` in file order (all with ``None``).
+
+    Each task calls it once per dataset with a lazy iterable, so the samples after the first N are never built
+    (nor their records checked): ``-T per_dataset=2`` is a quick run that sees every dataset, where ``--limit``
+    takes the first N samples of the whole task (the first dataset only).
+    """
+    return list(islice(samples, per_dataset))
 
 
 REASON_LICENSED = "LDC-licensed: not distributed by the authors"

@@ -14,7 +14,16 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    is_explicit,
+    load_datasets,
+    require_field,
+    select_datasets,
+)
 from ..generation import prompt_messages
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from .relations import format_relations, parse_gold, window_start
@@ -248,6 +257,7 @@ def load_dataset(
     mode: str = "incremental",
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
     order: str = "longest-first",
 ) -> LoadedDataset:
     """Samples of the selected datasets (in :data:`DATASETS` order) in ``mode``, and what was read.
@@ -263,14 +273,17 @@ def load_dataset(
             (stable, so equal lengths keep the file order); ``"file"`` keeps the data files' order. Inspect starts
             samples in dataset order, and a dialogue's turns run one after another, so a long dialogue started
             last bounds the run's wall time; the order changes no score. Single-turn samples keep the file order.
+        per_dataset: only the first N samples of each dataset in file order (dialogues in ``incremental``
+            mode, turns in ``single-turn``), taken before ``order`` sorts them.
 
     Raises:
-        ValueError: bad dataset, mode, subset or order. DataFileMissingError: a file is absent (see
+        ValueError: bad dataset, mode, subset, per_dataset or order. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     datasets = parse_datasets(dataset)
     check_mode(mode)
     check_order(order)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets({name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir,
                           "dialogue_parsing")
     samples: list[Sample] = []
@@ -278,13 +291,16 @@ def load_dataset(
         file = loaded.resolved.local_path
         if mode == "single-turn":
             lengths = dialogue_lengths(loaded.records, file)
-            samples.extend(
+            built = (
                 record_to_sample(record, name, lengths[split_doc_id(record["doc_id"], file, index)[0]], file, index)
                 for index, record in enumerate(loaded.records)
             )
         else:
-            samples.extend(dialogue_to_sample(dialogue, items, name, file)
-                           for dialogue, items in group_dialogues(loaded.records, file).items())
+            built = (
+                dialogue_to_sample(dialogue, items, name, file)
+                for dialogue, items in group_dialogues(loaded.records, file).items()
+            )
+        samples.extend(first_per_dataset(built, per_dataset))
     if mode == "incremental" and order == "longest-first":
         samples.sort(key=lambda sample: -int((sample.metadata or {})["n_turns"]))
     names = list(files.records)

@@ -33,6 +33,7 @@ def dialogue_parsing(
     reasoning: bool = False,
     presets: str = "auto",
     order: str = "longest-first",
+    per_dataset: int | None = None,
 ) -> Task:
     """Dialogue discourse parsing on STAC, Molweni and MSDC.
 
@@ -51,6 +52,8 @@ def dialogue_parsing(
         order: incremental mode: ``"longest-first"`` (default; the dialogues with most turns start first, which
             shortens the wall time against a served model) or ``"file"`` (the data files' order). No score
             changes; ``--limit N`` takes the first N samples of this order.
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``dataset``, ``mode``, ``subset``, ``reasoning``, ``presets`` or ``order`` (naming the valid
@@ -59,7 +62,8 @@ def dialogue_parsing(
     """
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("dialogue_parsing", reasoning, presets)
-    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, order=order)
+    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, per_dataset=per_dataset,
+                          order=order)
     solver: Solver = incremental_parser(reasoning) if mode == "incremental" else generate_with_thinking(reasoning)
     return Task(
         dataset=loaded.dataset,

@@ -17,7 +17,17 @@ from typing import Any, Sequence
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    is_explicit,
+    load_datasets,
+    require_field,
+    sample_id,
+    select_datasets,
+)
 from ..generation import prompt_messages
 from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
@@ -112,7 +122,13 @@ def render_just(text: str, preceding: str = "") -> str:
 
 
 def record_to_sample(
-    record: dict[str, Any], dataset: str, prompt: str = "basic", context: str = "none", file: str = "?", index: int = 0
+    record: dict[str, Any],
+    dataset: str,
+    prompt: str = "basic",
+    context: str = "none",
+    file: str = "?",
+    index: int = 0,
+    id_width: int = 0,
 ) -> Sample:
     """One record of the authors' file -> an Inspect :class:`Sample`.
 
@@ -123,6 +139,7 @@ def record_to_sample(
         prompt: one of :data:`PROMPT_STYLES` (Table 8 user prompt).
         context: one of :data:`CONTEXTS`; used for Just-Subtitle only.
         file, index: where the record came from, for error messages.
+        id_width: digits the record id is zero-padded to in the sample id (:func:`~bediscover_inspect.data.sample_id`).
 
     Returns:
         A sample with id ``<dataset>_<record id>``, input ``[system, user]`` messages, target the gold label,
@@ -152,7 +169,7 @@ def record_to_sample(
         arg2 = require_field(record, "arg2", file, index, str)
         passage = render_otherwise(arg1, arg2)
     return Sample(
-        id=f"{dataset}_{record_id}",
+        id=sample_id(dataset, record_id, id_width),
         input=prompt_messages(SYSTEM_PROMPTS[family], user_prompt(family, prompt, passage)),
         target=gold,
         metadata={
@@ -179,6 +196,7 @@ def load_dataset(
     context: str = "none",
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
 ) -> LoadedDataset:
     """Samples of the selected datasets (in :data:`DATASETS` order) and what was read.
 
@@ -188,9 +206,10 @@ def load_dataset(
         prompt, context: see :func:`record_to_sample`.
         subset: ``"paper"`` or ``"full"`` (identical here: Task 1 is evaluated whole, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        per_dataset: only the first N samples of each dataset, in file order.
 
     Raises:
-        ValueError: bad dataset, prompt, context or subset. DataFileMissingError: a file is absent (see
+        ValueError: bad dataset, prompt, context, subset or per_dataset. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     if prompt not in PROMPT_STYLES:
@@ -198,17 +217,21 @@ def load_dataset(
     context = check_context(context)
     datasets = parse_datasets(dataset)
     explicit = is_explicit(dataset)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets({name: DATA_FILES[name] for name in datasets}, explicit, subset, data_dir,
                           "discourse_markers")
     samples: list[Sample] = []
     for name, loaded in files.records.items():
         file = loaded.resolved.local_path
-        convert = partial(record_to_sample, dataset=name, prompt=prompt, context=context, file=file)
-        samples.extend(
+        convert = partial(
+            record_to_sample, dataset=name, prompt=prompt, context=context, file=file, id_width=loaded.id_width
+        )
+        belonging = (
             convert(record, index=index)
             for index, record in enumerate(loaded.records)
             if _belongs(record, name, file, index)
         )
+        samples.extend(first_per_dataset(belonging, per_dataset))
     loaded_names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name="discourse_markers_" + "+".join(loaded_names)), files,
                          loaded_names)

@@ -31,6 +31,7 @@ def discourse_markers(
     data_dir: str | None = None,
     reasoning: bool = False,
     presets: str = "auto",
+    per_dataset: int | None = None,
 ) -> Task:
     """Discourse function of "just" (Just-Manual, Just-Subtitle) and "otherwise" (Otherwise).
 
@@ -46,6 +47,8 @@ def discourse_markers(
         presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
             row from the model's name, a family name forces one, ``none`` sends none (README,
             "Generation settings").
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset``, ``reasoning`` or ``presets`` (naming
@@ -54,7 +57,9 @@ def discourse_markers(
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("discourse_markers", reasoning, presets)
     context = check_context(context)
-    loaded = load_dataset(dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(
+        dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir, per_dataset=per_dataset
+    )
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],

@@ -15,13 +15,22 @@ named in ``corpora`` must be there. A user who restored an LDC corpus with the D
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from .. import data
-from ..data import DataFormatError, LoadedDataset, load_datasets, require_field
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    load_datasets,
+    require_field,
+    sample_id,
+)
 from ..generation import prompt_messages
 from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
 
@@ -187,7 +196,9 @@ def _validated(record: dict[str, Any], corpus: str, file: str, index: int) -> di
     return values
 
 
-def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>", index: int = 0) -> Sample:
+def record_to_sample(
+    record: dict[str, Any], corpus: str, file: str = "<record>", index: int = 0, id_width: int = 0
+) -> Sample:
     """One DISRPT relation -> Inspect sample with the Table 10 user prompt as input.
 
     Args:
@@ -195,6 +206,7 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
             context`` are required).
         corpus: full corpus name (``deu.pdtb.pcc``).
         file, index: where the record came from (for error messages).
+        id_width: digits the record id is zero-padded to in the sample id (:func:`~bediscover_inspect.data.sample_id`).
 
     Returns:
         ``Sample(id="<corpus>_<record id>", target=gold label)`` with metadata ``dataset`` (= corpus, the
@@ -208,7 +220,7 @@ def record_to_sample(record: dict[str, Any], corpus: str, file: str = "<record>"
     values = _validated(record, corpus, file, index)
     language, framework, _ = corpus_parts(corpus)
     return Sample(
-        id=f"{corpus}_{values['id']}",
+        id=sample_id(corpus, values["id"], id_width),
         input=prompt_messages(
             SYSTEM_PROMPT,
             user_prompt(
@@ -246,8 +258,9 @@ def corpus_metadata(loaded: LoadedDataset) -> dict[str, Any]:
         ``samples_per_corpus`` (corpus -> samples used, in order) and ``absent_paper_relations`` (absent corpus ->
         paper-subset relations it would have contributed, :func:`paper_subset_size`).
     """
+    counts = Counter(sample.metadata["dataset"] for sample in loaded.dataset)
     return {
-        "samples_per_corpus": {corpus: len(records.records) for corpus, records in loaded.files.records.items()},
+        "samples_per_corpus": {corpus: counts[corpus] for corpus in loaded.files.records},
         "absent_paper_relations": {corpus: paper_subset_size(corpus) for corpus in loaded.files.absent},
     }
 
@@ -267,6 +280,7 @@ def load_dataset(
     frameworks: str | Sequence[str] | None = None,
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
 ) -> LoadedDataset:
     """Samples of the selected corpora (in :data:`CORPORA` order, records in file order) and what was read.
 
@@ -274,22 +288,25 @@ def load_dataset(
         corpora, languages, frameworks: the selector task parameters (:func:`select_corpora`).
         subset: ``"paper"`` (first ``int(frac * N)`` relations of each corpus) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        per_dataset: only the first N relations of each corpus (after the subset), in file order.
 
     Returns:
         :class:`~bediscover_inspect.data.LoadedDataset`; its ``datasets`` are the corpora loaded.
 
     Raises:
-        ValueError: bad selector or ``subset``. DataFileMissingError: a corpus named in ``corpora`` is absent, or
+        ValueError: bad selector, ``subset`` or ``per_dataset``. DataFileMissingError: a corpus named in ``corpora`` is absent, or
             no selected corpus is available at all (one error listing every absent file). DataFormatError: a
             malformed file or record.
     """
     selected, explicit = select_corpora(corpora, languages, frameworks)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets(
         {corpus: corpus_path(corpus) for corpus in selected}, explicit, subset, data_dir, "discourse_relations"
     )
     samples: list[Sample] = []
     for corpus, loaded in files.records.items():
         file = loaded.resolved.local_path
-        samples.extend(record_to_sample(record, corpus, file, index) for index, record in enumerate(loaded.records))
+        built = (record_to_sample(record, corpus, file, index, loaded.id_width) for index, record in enumerate(loaded.records))
+        samples.extend(first_per_dataset(built, per_dataset))
     names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name="disrpt25"), files, names)

@@ -33,6 +33,7 @@ def discourse_relations(
     data_dir: str | None = None,
     reasoning: bool = False,
     presets: str = "auto",
+    per_dataset: int | None = None,
 ) -> Task:
     """DISRPT 2025 relation classification into the 17 unified labels, with the Appendix B.3 prompt.
 
@@ -49,6 +50,8 @@ def discourse_relations(
         presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
             row from the model's name, a family name forces one, ``none`` sends none (README,
             "Generation settings").
+        per_dataset: only the first N samples of each corpus (file order; after ``subset``): a quick run that sees
+            every corpus, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     The task metadata has the suite's keys (``parameters``: ``corpora`` as the corpora loaded, ``languages`` as
     ISO codes, ``frameworks``, ``None`` where not given; ``data`` with a ``sha1_check`` note for a file without a
@@ -61,7 +64,7 @@ def discourse_relations(
     """
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("discourse_relations", reasoning, presets)
-    loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(corpora, languages, frameworks, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     metadata = task_metadata(
         "discourse_relations",
         loaded.files,

@@ -35,7 +35,7 @@ COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_ef
            "measure", "group_key", "group", "value", "stderr"]
 
 RUN_COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
-               "dataset_samples", "limit", "sample_id", "sample_counts", "generate", "subset", "data", "absent"]
+               "dataset_samples", "limit", "sample_id", "per_dataset", "sample_counts", "generate", "subset", "data", "absent"]
 """Columns of :attr:`LogScores.runs` (see there)."""
 
 GENERATE_FIELDS = ("max_tokens", "temperature", "top_p", "verbosity")
@@ -167,6 +167,7 @@ def run_facts(path: str, log: Any) -> dict[str, Any]:
         "dataset_samples": getattr(dataset, "samples", None),
         "limit": getattr(config, "limit", None),
         "sample_id": getattr(config, "sample_id", None),
+        "per_dataset": (log.eval.task_args or {}).get("per_dataset"),
         "sample_counts": _sample_counts(log),
         "generate": _generate_config(log),
         "subset": parameters.get("subset"),
@@ -282,7 +283,7 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
     rows = [row for _, _, log_rows in latest.values() for row in log_rows]
     facts = [run_facts(path, log) for path, log, _ in latest.values()]
     runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
-    for column in ("dataset_samples", "limit", "sample_id"):  # as logged: None stays None, 5 stays 5 (not 5.0)
+    for column in ("dataset_samples", "limit", "sample_id", "per_dataset"):  # as logged: None stays None, 5 stays 5 (not 5.0)
         runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
     return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs)
 

@@ -4,7 +4,8 @@ A cell is compared with the paper as if it reproduced it; that is only so when i
 on the pinned data, with Table 7's generation settings, the same samples in every seed, and the paper's weights.
 Each difference is one short text naming what differs and the paper's value:
 
-* samples: fewer samples scored than the task's dataset holds (``--limit``, ``--sample-id``);
+* samples: fewer samples scored than the task's dataset holds (``--limit``, ``--sample-id``), or a dataset built
+  from the first N samples of each dataset (``-T per_dataset=N``);
 * data: a file whose SHA-1 is not the pinned one (``verified`` False in the task metadata), or whose records used
   are not the paper subset's ``int(fraction × records)`` (``subset=full`` where the fraction is below 1, a shorter
   or longer file); a dataset of the paper absent from the run, for the framework / language groups it belongs to;
@@ -98,6 +99,9 @@ def log_differences(run: Mapping[str, Any], group_key: str, group: str,
         here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
         out.append(f"samples: {scored} of {int(built)} scored" + (f" ({', '.join(how)})" if how else "")
                    + (f", {here} of them {group}" if here is not None else ""))
+    per_dataset = run.get("per_dataset")
+    if per_dataset is not None and not pd.isna(per_dataset):
+        out.append(f"samples: only the first {per_dataset} of each dataset (-T per_dataset={per_dataset})")
     data = run.get("data") or {}
     for path in _files_of(data, group_key, group):
         facts, info = data[path], REGISTRY.get(path)

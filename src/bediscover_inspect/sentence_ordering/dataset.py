@@ -14,7 +14,17 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    is_explicit,
+    load_datasets,
+    require_field,
+    sample_id,
+    select_datasets,
+)
 from ..generation import prompt_messages
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids
@@ -45,13 +55,16 @@ def parse_datasets(datasets: str | Sequence[str] | None) -> list[str]:
     return select_datasets(datasets, DATASETS, "datasets", paper_order=False)
 
 
-def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", index: int = 0) -> Sample:
+def record_to_sample(
+    record: dict[str, Any], dataset: str, file: str = "?", index: int = 0, id_width: int = 0
+) -> Sample:
     """One document -> one Sample.
 
     Args:
         record: the JSON object (``id``, ``shuf_sents``, ``shuf_idx``; ``orig_sents`` is not needed).
         dataset: one of :data:`DATASETS`.
         file, index: where the record came from, for error messages.
+        id_width: digits the record id is zero-padded to in the sample id (:func:`~bediscover_inspect.data.sample_id`).
 
     Returns:
         A sample with id ``<dataset>_<record id>``, input ``[system, user]`` messages (Table 11), target and
@@ -80,7 +93,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, file: str = "?", inde
         )
     gold = marker_sequence(gold_order)
     return Sample(
-        id=f"{dataset}_{record_id}",
+        id=sample_id(dataset, record_id, id_width),
         input=prompt_messages(SYSTEM_PROMPT, user_prompt(shuffled)),
         target=gold,
         metadata={
@@ -98,6 +111,7 @@ def load_dataset(
     datasets: str | Sequence[str] | None = "all",
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
 ) -> LoadedDataset:
     """Samples of the selected datasets (in the order given; ``all`` in :data:`DATASETS` order) and what was read.
 
@@ -106,19 +120,23 @@ def load_dataset(
             skipped with a warning and recorded, a dataset named explicitly must be there.
         subset: ``"paper"`` (the first ``int(frac·N)`` documents of each file) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        per_dataset: only the first N documents of each dataset (after the subset), in file order.
 
     Raises:
-        ValueError: bad ``datasets`` or ``subset``. DataFileMissingError: a file is absent (see
+        ValueError: bad ``datasets``, ``subset`` or ``per_dataset``. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     names = parse_datasets(datasets)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets(
         {name: data_path(name) for name in names}, is_explicit(datasets), subset, data_dir, "sentence_ordering"
     )
     samples: list[Sample] = []
     for name, loaded in files.records.items():
-        convert = partial(record_to_sample, dataset=name, file=loaded.resolved.local_path)
-        samples.extend(convert(record, index=index) for index, record in enumerate(loaded.records))
+        convert = partial(record_to_sample, dataset=name, file=loaded.resolved.local_path, id_width=loaded.id_width)
+        samples.extend(
+            first_per_dataset((convert(record, index=index) for index, record in enumerate(loaded.records)), per_dataset)
+        )
     loaded_names = list(files.records)
     return LoadedDataset(
         MemoryDataset(samples, name="sentence_ordering_" + "+".join(loaded_names)), files, loaded_names

@@ -30,6 +30,7 @@ def sentence_ordering(
     data_dir: str | None = None,
     reasoning: bool = False,
     presets: str = "auto",
+    per_dataset: int | None = None,
 ) -> Task:
     """Reorder shuffled sentences into a coherent paragraph; the answer is ``<s 2> <s 1> …`` (Appendix B.4).
 
@@ -43,6 +44,8 @@ def sentence_ordering(
         presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
             row from the model's name, a family name forces one, ``none`` sends none (README,
             "Generation settings").
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
         ValueError: a bad ``datasets``, ``subset``, ``reasoning`` or ``presets`` (naming the valid choices).
@@ -50,7 +53,7 @@ def sentence_ordering(
     """
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("sentence_ordering", reasoning, presets)
-    loaded = load_dataset(datasets, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(datasets, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     return Task(
         dataset=loaded.dataset,
         solver=[generate_with_thinking(reasoning)],

@@ -20,7 +20,17 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from ..data import DataFormatError, LoadedDataset, is_explicit, load_datasets, require_field, select_datasets
+from ..data import (
+    DataFormatError,
+    LoadedDataset,
+    check_per_dataset,
+    first_per_dataset,
+    is_explicit,
+    load_datasets,
+    require_field,
+    sample_id,
+    select_datasets,
+)
 from ..generation import prompt_messages
 from .prompts import (
     RELATION_LABELS,
@@ -167,9 +177,11 @@ def event_sentences(document: str) -> str:
 
 
 def relation_record_to_sample(
-    record: dict[str, Any], dataset: str, context: str = "document", file: str = "?", index: int = 0
+    record: dict[str, Any], dataset: str, context: str = "document", file: str = "?", index: int = 0, id_width: int = 0
 ) -> Sample:
     """One TBD / TDD-Man pair → Sample (id ``<dataset>_<id>``, input = Table 9 user prompt, target = gold label).
+
+    The id is zero-padded to ``id_width`` digits (:func:`~bediscover_inspect.data.sample_id`).
 
     Metadata: ``dataset``, ``gold``, ``record_id``, ``doc_id``, ``lid``, ``events`` (the two ``types``),
     ``context``.
@@ -198,7 +210,7 @@ def relation_record_to_sample(
         raise DataFormatError(f"{where}: field 'document' marks events {marked}, but field 'types' names {ids}")
     shown = document if context == "document" else event_sentences(document)
     return Sample(
-        id=f"{dataset}_{record_id}",
+        id=sample_id(dataset, record_id, id_width),
         input=prompt_messages(RELATION_SYSTEM_PROMPT, relation_user_prompt(shown, types[0], types[1])),
         target=gold,
         metadata={
@@ -213,8 +225,12 @@ def relation_record_to_sample(
     )
 
 
-def tot_record_to_sample(record: dict[str, Any], dataset: str = TOT_DATASET, file: str = "?", index: int = 0) -> Sample:
+def tot_record_to_sample(
+    record: dict[str, Any], dataset: str = TOT_DATASET, file: str = "?", index: int = 0, id_width: int = 0
+) -> Sample:
     """One ToT-Arithmetic question → Sample (input = question + instruction; target = the gold literal string).
+
+    Id ``<dataset>_<id>``, zero-padded to ``id_width`` digits (:func:`~bediscover_inspect.data.sample_id`).
 
     Metadata: ``dataset``, ``gold`` (the literal string), ``gold_answer`` (the dict), ``question_type`` and
     ``category`` (Table 26 abbreviation, the grouping key of the per-category accuracy), ``record_id``.
@@ -236,7 +252,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = TOT_DATASET, fil
     if question_type not in TOT_CATEGORIES:
         raise DataFormatError(f"{where}: field 'question_type' is {question_type!r}, not one of {list(TOT_CATEGORIES)}")
     return Sample(
-        id=f"{dataset}_{record_id}",
+        id=sample_id(dataset, record_id, id_width),
         input=prompt_messages(TOT_SYSTEM_PROMPT, tot_user_prompt(question, instruction)),
         target=gold,
         metadata={
@@ -251,7 +267,7 @@ def tot_record_to_sample(record: dict[str, Any], dataset: str = TOT_DATASET, fil
 
 
 def record_to_sample(
-    record: dict[str, Any], dataset: str, context: str = "document", file: str = "?", index: int = 0
+    record: dict[str, Any], dataset: str, context: str = "document", file: str = "?", index: int = 0, id_width: int = 0
 ) -> Sample:
     """Dispatch one record of ``dataset`` to :func:`relation_record_to_sample` or :func:`tot_record_to_sample`.
 
@@ -260,9 +276,9 @@ def record_to_sample(
     """
     check_context(context)
     if dataset in RELATION_DATASETS:
-        return relation_record_to_sample(record, dataset, context, file, index)
+        return relation_record_to_sample(record, dataset, context, file, index, id_width)
     if dataset == TOT_DATASET:
-        return tot_record_to_sample(record, dataset, file, index)
+        return tot_record_to_sample(record, dataset, file, index, id_width)
     raise ValueError(f"unknown temporal-reasoning dataset {dataset!r}; choose from {list(DATASETS)}")
 
 
@@ -271,6 +287,7 @@ def load_dataset(
     context: str = "document",
     subset: str = "paper",
     data_dir: str | None = None,
+    per_dataset: int | None = None,
 ) -> LoadedDataset:
     """Samples of the selected datasets (in the order given; records in file order) and what was read.
 
@@ -280,21 +297,25 @@ def load_dataset(
         context: see :data:`CONTEXTS`.
         subset: ``"paper"`` or ``"full"`` (identical here: all three files are used whole, fraction 1.0).
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
+        per_dataset: only the first N samples of each dataset, in file order.
 
     Raises:
-        ValueError: bad dataset, context or subset. DataFileMissingError: a file is absent (see
+        ValueError: bad dataset, context, subset or per_dataset. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     check_context(context)
     datasets = parse_datasets(dataset)
+    per_dataset = check_per_dataset(per_dataset)
     files = load_datasets(
         {name: DATA_PATHS[name] for name in datasets}, is_explicit(dataset), subset, data_dir, "temporal_reasoning"
     )
     samples: list[Sample] = []
     for name, loaded in files.records.items():
         file = loaded.resolved.local_path
-        samples.extend(
-            record_to_sample(record, name, context, file, index) for index, record in enumerate(loaded.records)
+        built = (
+            record_to_sample(record, name, context, file, index, loaded.id_width)
+            for index, record in enumerate(loaded.records)
         )
+        samples.extend(first_per_dataset(built, per_dataset))
     names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name="temporal_reasoning_" + "+".join(names)), files, names)

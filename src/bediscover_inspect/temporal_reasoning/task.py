@@ -32,6 +32,7 @@ def temporal_reasoning(
     data_dir: str | None = None,
     reasoning: bool = False,
     presets: str = "auto",
+    per_dataset: int | None = None,
 ) -> Task:
     """Temporal relation of two marked events (TBD, TDD-Man) and temporal arithmetic (ToT-Arithmetic).
 
@@ -47,6 +48,8 @@ def temporal_reasoning(
         presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
             row from the model's name, a family name forces one, ``none`` sends none (README,
             "Generation settings").
+        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
+            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     The task runs only the scorers its loaded datasets need: ``relation_scorer`` for TBD / TDD-Man,
     ``tot_scorer`` for ToT-Arithmetic.
@@ -58,7 +61,7 @@ def temporal_reasoning(
     """
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("temporal_reasoning", reasoning, presets)
-    loaded = load_dataset(dataset, context=context, subset=subset, data_dir=data_dir)
+    loaded = load_dataset(dataset, context=context, subset=subset, data_dir=data_dir, per_dataset=per_dataset)
     scorers: list[Scorer] = []
     if RELATION_DATASETS & set(loaded.datasets):
         scorers.append(relation_scorer())

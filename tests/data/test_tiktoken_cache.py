@@ -1,0 +1,61 @@
+"""The seeded tiktoken o200k_base survives a cleared temporary directory (persistent user cache)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+
+
+def _python(code: str, tmpdir: Path, cache_home: Path, **extra: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR")}
+    env |= {"TMPDIR": str(tmpdir), "XDG_CACHE_HOME": str(cache_home)} | extra
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
+    first_tmp, fresh_tmp, cache_home = tmp_path / "tmp1", tmp_path / "tmp2", tmp_path / "cache"
+    first_tmp.mkdir(), fresh_tmp.mkdir()
+    seeded = _python(
+        "from bediscover_inspect.offline import seed_tiktoken_cache; print(seed_tiktoken_cache())",
+        first_tmp,
+        cache_home,
+    )
+    assert seeded.returncode == 0, seeded.stderr
+    # tiktoken's cache key is the sha1 of the blob URL (tiktoken.load.read_file_cached)
+    assert seeded.stdout.strip() == str(
+        cache_home / "bediscover-inspect" / "tiktoken" / "fb374d419588a4632f3f557e76b4b70aebbca790"
+    )
+    # a new process with an empty temporary directory, no network: tiktoken must find the file via the package
+    loaded = _python(
+        "import bediscover_inspect, tiktoken; print(tiktoken.get_encoding('o200k_base').encode('hello world'))",
+        fresh_tmp,
+        cache_home,
+    )
+    assert loaded.returncode == 0, loaded.stderr[-2000:]
+    assert loaded.stdout.strip() == "[24912, 2375]"  # o200k_base token ids of "hello world"
+
+
+def test_a_users_cache_variable_wins(tmp_path):
+    own = tmp_path / "own"
+    proc = _python(
+        "import os, bediscover_inspect; from bediscover_inspect.offline import tiktoken_cache_dir; "
+        "print(os.environ['TIKTOKEN_CACHE_DIR'], tiktoken_cache_dir())",
+        tmp_path,
+        tmp_path / "cache",
+        TIKTOKEN_CACHE_DIR=str(own),
+    )
+    assert proc.stdout.split() == [str(own), str(own)], proc.stderr
+    proc = _python(
+        "import os, bediscover_inspect; from bediscover_inspect.offline import tiktoken_cache_dir; "
+        "print('TIKTOKEN_CACHE_DIR' in os.environ, tiktoken_cache_dir())",
+        tmp_path,
+        tmp_path / "cache",
+        DATA_GYM_CACHE_DIR=str(own),
+    )
+    assert proc.stdout.split() == ["False", str(own)], proc.stderr
