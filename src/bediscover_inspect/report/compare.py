@@ -616,6 +616,7 @@ def compare(
     allow_mismatch: bool = False,
     resamples: int = ps.DEFAULT_RESAMPLES,
     seed: int = ps.DEFAULT_SEED,
+    require_identical: bool = False,
 ) -> Comparison:
     """Compare two log sets cell by cell (module docstring).
 
@@ -628,6 +629,7 @@ def compare(
         allow_mismatch: compare unlike runs, with a warning per difference.
         resamples: paired bootstrap resamples (>= 2,000).
         seed: bootstrap seed.
+        require_identical: the report lists every paired sample whose score changed (else only their count).
 
     Raises:
         CompareError: a bad option or path, no log, no paired sample. MismatchError: unlike runs (see the module
@@ -732,6 +734,7 @@ def compare(
         "holm_family": len(tested),
         "min_pairs": MIN_PAIRS,
         "allow_mismatch": allow_mismatch,
+        "require_identical": require_identical,
     }
     return Comparison(side_a.path, side_b.path, cells, pairing, warnings, notes, changes, settings)
 
@@ -763,8 +766,8 @@ def _cell_row(cell: Cell) -> list[str]:
         str(cell.pairs),
         _number(100 * cell.baseline),
         _number(100 * cell.candidate),
-        f"{cell.delta:+.1f}",
-        f"[{cell.low:+.1f}, {cell.high:+.1f}]",
+        f"{round(cell.delta, 1) + 0.0:+.1f}",
+        f"[{round(cell.low, 1) + 0.0:+.1f}, {round(cell.high, 1) + 0.0:+.1f}]",
         cell.test + discordant,
         _p(cell.p_value),
         _p(cell.p_holm),
@@ -790,7 +793,8 @@ def _summary(result: Comparison) -> list[str]:
         f"regressed = significant drop > {s['max_drop']} points; too few = < {s['min_pairs']} pairs",
     ]
     if result.changes:
-        lines.append(f"{len(result.changes)} paired sample scores changed")
+        shown = "listed below" if s.get("require_identical") else "listed with --require-identical or in the JSON"
+        lines.append(f"{len(result.changes)} paired sample scores changed ({shown})")
     return lines
 
 
@@ -809,7 +813,7 @@ def render_table(result: Comparison) -> str:
 
 
 def _change_lines(result: Comparison, limit: int = 50) -> list[str]:
-    if not result.changes:
+    if not result.changes or not result.settings.get("require_identical"):
         return []
     lines = ["", "changed sample scores (baseline -> candidate):"]
     for change in result.changes[:limit]:
@@ -849,7 +853,7 @@ def render_markdown(result: Comparison) -> str:
     if other:
         lines += ["", f"<details><summary>Other cells ({len(other)})</summary>", ""] + _markdown_table(other)
         lines += ["", "</details>"]
-    if result.changes:
+    if _change_lines(result):
         lines += ["", "<details><summary>Changed sample scores</summary>", "", "```"]
         lines += [line.strip() for line in _change_lines(result)[2:]] + ["```", "", "</details>"]
     return "\n".join(lines) + "\n"
@@ -1002,6 +1006,7 @@ def run_command(args: Any) -> int:
         allow_mismatch=args.allow_mismatch,
         resamples=args.resamples,
         seed=args.seed,
+        require_identical=args.require_identical,
     )
     text = render(result, args.format)
     if args.out:
