@@ -9,7 +9,7 @@ MIRROR := $(abspath ../shared/data/bediscover/data)
 export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
 LIMIT ?= 20
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test bench baseline gate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,18 @@ test: install
 # machine otherwise idle
 bench: install
 	$(BIN)/python benchmarks/run_all.py
+
+# the suite's own regression baseline: a few samples of every dataset, all five tasks, answered by the embedded
+# SmolLM2 model (about 10 minutes on 2 cores); run after an intended scorer or dataset change and commit tests/baseline
+baseline: install
+	$(BIN)/python scripts/make_baseline.py
+
+# the gate: re-score the baseline with the current scorers and require every sample's score to be unchanged
+gate: install
+	rm -rf logs/gate-rescored
+	$(BIN)/bediscover rescore tests/baseline --out logs/gate-rescored
+	$(BIN)/bediscover compare --baseline tests/baseline --candidate logs/gate-rescored --measures all \
+		--require-identical
 
 clean:
 	rm -rf $(VENV) logs/tests

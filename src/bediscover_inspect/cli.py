@@ -282,7 +282,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``bediscover`` argument parser (sub-commands ``run`` and ``report``)."""
+    """The ``bediscover`` argument parser (sub-commands ``run``, ``report``, ``compare`` and ``rescore``)."""
     parser = argparse.ArgumentParser(prog="bediscover", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -325,7 +325,29 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compare with this paper model: every model of the logs (PAPER), or one served name "
                              "(SERVED=PAPER, e.g. 'gguf/./Qwen3-8B-Q4_K_M.gguf=Qwen3-8B'); repeatable")
     report.set_defaults(func=cmd_report)
+
+    from bediscover_inspect.report import compare, rescore
+
+    compare_parser = sub.add_parser("compare", help="paired significance tests of a candidate against a baseline")
+    compare.add_arguments(compare_parser)
+    compare_parser.set_defaults(func=_guarded(compare.run_command, compare.CompareError))
+    rescore_parser = sub.add_parser("rescore", help="re-score existing logs with the current scorers")
+    rescore.add_arguments(rescore_parser)
+    rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))
     return parser
+
+
+def _guarded(command: Callable[[argparse.Namespace], int], error: type[Exception]
+             ) -> Callable[[argparse.Namespace], int]:
+    """``command`` with its expected ``error`` turned into a :class:`UsageError` (one line, exit 2)."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except error as exc:
+            raise UsageError(str(exc)) from exc
+
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:

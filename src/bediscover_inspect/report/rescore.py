@@ -1,0 +1,165 @@
+"""``bediscover rescore``: score existing logs again with the suite's current scorers, without calling a model.
+
+    bediscover rescore logs/base --out logs/base-rescored
+    bediscover compare --baseline logs/base --candidate logs/base-rescored --require-identical
+
+Each successful suite log under the source (a directory, searched recursively, or one log file) is read whole,
+its scorers are looked up by name among the current scorers (:data:`SCORERS`) and run again over the logged
+samples with :func:`inspect_ai.score` (``action="overwrite"``: the old scores and metrics are replaced, the
+samples' completions, messages, metadata and store are kept). The new log is written under ``--out`` with the
+source file's name. The scorers call no model; Inspect's ``mockllm/model`` stands in as the active model, so
+neither the model's provider package nor its API key is needed.
+
+What is replayed: each scorer reads what it reads in a live run — the final completion for the label tasks and
+sentence ordering, the sample metadata for the gold — so a change of a parser, an alias list or a metric shows
+up. Incremental dialogue parsing is the exception: its solver parses each turn while the model runs (the next
+prompt shows the parse) and the scorer counts from that stored parse, so a change of the relation parser needs
+a new run of the model.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bediscover_inspect.metadata import BENCHMARK
+
+
+class RescoreError(ValueError):
+    """A source that cannot be re-scored (missing, no suite log, unknown scorer): the message names it."""
+
+
+def _scorers() -> dict[str, Callable[[], Any]]:
+    from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_scorer
+    from bediscover_inspect.discourse_markers.scorer import discourse_marker_scorer
+    from bediscover_inspect.discourse_relations.scorer import discourse_relation_scorer
+    from bediscover_inspect.sentence_ordering.scorer import sentence_ordering_scorer
+    from bediscover_inspect.temporal_reasoning.scorer import relation_scorer, tot_scorer
+
+    return {
+        f.__name__: f
+        for f in (
+            discourse_marker_scorer,
+            relation_scorer,
+            tot_scorer,
+            discourse_relation_scorer,
+            sentence_ordering_scorer,
+            dialogue_parsing_scorer,
+        )
+    }
+
+
+SCORERS: tuple[str, ...] = (
+    "discourse_marker_scorer",
+    "relation_scorer",
+    "tot_scorer",
+    "discourse_relation_scorer",
+    "sentence_ordering_scorer",
+    "dialogue_parsing_scorer",
+)
+"""The suite's scorers by the name a log records (``log.eval.scorers[i].name``)."""
+
+
+@dataclass(frozen=True)
+class Rescored:
+    """One log re-scored: ``source`` read, ``output`` written, ``samples`` scored."""
+
+    source: str
+    output: str
+    samples: int
+
+
+def _log_files(source: Path) -> list[str]:
+    from inspect_ai.log import list_eval_logs
+
+    from .logs import _local_path
+
+    if source.is_file():
+        return [str(source)]
+    return sorted(_local_path(info.name) for info in list_eval_logs(str(source), recursive=True))
+
+
+def rescore_log(log: Any) -> Any:
+    """The log re-scored by the current scorers of the names it records (the log given is not changed).
+
+    Raises:
+        RescoreError: a scorer name that is not one of :data:`SCORERS`, or a log without samples.
+    """
+    from inspect_ai import score
+
+    factories = _scorers()
+    names = [scorer.name for scorer in (log.eval.scorers or [])]
+    unknown = [name for name in names if name not in factories]
+    if unknown or not names:
+        raise RescoreError(
+            f"log {log.location}: scorer(s) {unknown or names} are not scorers of the suite ({', '.join(SCORERS)})"
+        )
+    if not log.samples:
+        raise RescoreError(f"log {log.location}: holds no samples to re-score (written with --no-log-samples?)")
+    return score(log, [factories[name]() for name in names], action="overwrite", model="mockllm/model", display="none")
+
+
+def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[tuple[str, str]]]:
+    """Re-score every successful suite log under ``source`` into ``out`` (module docstring).
+
+    Returns:
+        ``(rescored, skipped)``: the logs written, and ``(path, reason)`` of logs left as they are (another
+        Inspect task, not successful).
+
+    Raises:
+        RescoreError: ``source`` does not exist, ``out`` is a file or the source itself, no log was
+            re-scored, or a log cannot be (see :func:`rescore_log`).
+    """
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    source, out = Path(source), Path(out)
+    if not source.exists():
+        raise RescoreError(f"not found: {source}")
+    if out.exists() and not out.is_dir():
+        raise RescoreError(f"--out is not a directory: {out}")
+    if source.is_dir() and out.resolve() == source.resolve():
+        raise RescoreError("--out must differ from the source directory (the source logs are kept)")
+    done: list[Rescored] = []
+    skipped: list[tuple[str, str]] = []
+    for path in _log_files(source):
+        try:
+            log = read_eval_log(path)
+        except Exception as exc:  # noqa: BLE001 - reported and skipped, never a traceback
+            skipped.append((path, f"unreadable: {type(exc).__name__}: {exc}"))
+            continue
+        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+        if metadata.get("benchmark") != BENCHMARK:
+            skipped.append((path, f"not a {BENCHMARK} log"))
+            continue
+        if log.status != "success":
+            skipped.append((path, f"status {log.status}"))
+            continue
+        new = rescore_log(log)
+        relative = Path(path).name if source.is_file() else Path(path).resolve().relative_to(source.resolve())
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_eval_log(new, str(target))
+        done.append(Rescored(path, str(target), len(new.samples or [])))
+    if not done:
+        raise RescoreError(f"{source}: no successful {BENCHMARK} log to re-score")
+    return done, skipped
+
+
+def add_arguments(parser: Any) -> None:
+    """The options of ``bediscover rescore``."""
+    parser.add_argument("source", metavar="LOG_OR_DIR", help="a log file or a log directory (searched recursively)")
+    parser.add_argument("--out", required=True, help="directory for the re-scored logs (same file names)")
+
+
+def run_command(args: Any) -> int:
+    """Run ``bediscover rescore`` from parsed arguments; prints one line per log; returns 0."""
+    done, skipped = rescore(args.source, args.out)
+    for path, reason in skipped:
+        print(f"note: left out {path}: {reason}", file=sys.stderr)
+    for item in done:
+        print(f"rescored {item.source} -> {item.output} ({item.samples} samples)")
+    print(f"bediscover rescore: {len(done)} logs in {args.out}")
+    return 0
