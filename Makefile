@@ -28,6 +28,9 @@ demo: install
 
 # (2) the full test suite
 test: install
+	$(BIN)/ruff check src tests evals benchmarks scripts
+	$(BIN)/ruff format --check src tests evals benchmarks scripts
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 # the suite against a served model and against bare Inspect, at paper size (benchmarks/README.md); keep the

@@ -14,10 +14,11 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 """``benchmarks/``."""
@@ -35,7 +36,11 @@ DEFAULT_DATA_DIR = REPO_DIR.parent / "shared" / "data" / "bediscover" / "data"
 """The project's read-only data mirror, used when ``BEDISCOVER_DATA_DIR`` is not set."""
 
 TASKS: tuple[str, ...] = (
-    "discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing",
+    "discourse_markers",
+    "temporal_reasoning",
+    "discourse_relations",
+    "sentence_ordering",
+    "dialogue_parsing",
 )
 """The five tasks, paper order; each is ``bediscover_inspect.<name>.task.<name>``."""
 
@@ -140,8 +145,9 @@ def start_child(args: Sequence[str], report_file: Path, env: dict[str, str] | No
     err_file = report_file.with_suffix(".stderr")
     err = open(err_file, "w")  # noqa: SIM115 - closed by finish_children
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *args], env=child_env(env), cwd=str(REPO_DIR),
-                            stdout=subprocess.DEVNULL, stderr=err)
+    proc = subprocess.Popen(
+        [sys.executable, *args], env=child_env(env), cwd=str(REPO_DIR), stdout=subprocess.DEVNULL, stderr=err
+    )
     return RunningChild(proc, start, report_file, err_file, err)
 
 
@@ -172,13 +178,17 @@ def finish_children(children: Sequence[RunningChild], timeout: float | None = No
         report = json.loads(child.report_file.read_text()) if child.report_file.exists() else {}
         tail = child.err_file.read_text()[-2000:]
         # ru_maxrss is in kilobytes on Linux
-        results.append(ChildResult(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                                   child.proc.returncode, report, tail))
+        results.append(
+            ChildResult(
+                wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.proc.returncode, report, tail
+            )
+        )
     return results
 
 
-def run_child(args: Sequence[str], report_file: Path, timeout: float | None = None,
-              env: dict[str, str] | None = None) -> ChildResult:
+def run_child(
+    args: Sequence[str], report_file: Path, timeout: float | None = None, env: dict[str, str] | None = None
+) -> ChildResult:
     """Run ``python <args>`` as a child and measure it (:func:`start_child` then :func:`finish_children`).
 
     The child is expected to write a JSON object to ``report_file`` (its own inner timings).
@@ -213,10 +223,16 @@ def code_under_test() -> dict[str, Any]:
         return done.stdout.strip() if done.returncode == 0 else None
 
     top = git("rev-parse", "--show-toplevel")
-    status = None if top is None else git("-C", top, "status", "--porcelain", "--untracked-files=no", "--",
-                                          "src", ":(glob)benchmarks/*.py")
-    return {"package_dir": package_dir, "commit": git("rev-parse", "HEAD"),
-            "dirty": None if status is None else bool(status)}
+    status = (
+        None
+        if top is None
+        else git("-C", top, "status", "--porcelain", "--untracked-files=no", "--", "src", ":(glob)benchmarks/*.py")
+    )
+    return {
+        "package_dir": package_dir,
+        "commit": git("rev-parse", "HEAD"),
+        "dirty": None if status is None else bool(status),
+    }
 
 
 def machine() -> dict[str, Any]:
@@ -224,7 +240,7 @@ def machine() -> dict[str, Any]:
     from importlib.metadata import version
 
     return {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "inspect_ai": version("inspect-ai"),

@@ -42,18 +42,21 @@ def _eval_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _log_summary(task: str, log: Any) -> dict[str, Any]:
-    return {"task": task, "location": log.location, "status": log.status,
-            "samples": log.results.completed_samples if log.results else 0,
-            "error": str(log.error.message) if log.error else None}
+    return {
+        "task": task,
+        "location": log.location,
+        "status": log.status,
+        "samples": log.results.completed_samples if log.results else 0,
+        "error": str(log.error.message) if log.error else None,
+    }
 
 
 def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     """Build and evaluate our task(s); return the timing split and log locations."""
     import importlib
 
-    from inspect_ai import eval
-
     from _common import PAPER_TASK_ARGS, data_dir
+    from inspect_ai import eval
 
     names = [spec.partition(":")[0] for spec in args.tasks]
     fns = [getattr(importlib.import_module(f"bediscover_inspect.{t}.task"), t) for t in names]
@@ -65,8 +68,12 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     t_build = time.perf_counter()
     logs = eval(built, model=_model(args.model), limit=args.limit or None, **_eval_kwargs(args))
     t_eval = time.perf_counter()
-    return {"import_s": t_import - T0, "build_s": t_build - t_import, "eval_s": t_eval - t_build,
-            "logs": [_log_summary(t, log) for t, log in zip(args.tasks, logs)]}
+    return {
+        "import_s": t_import - T0,
+        "build_s": t_build - t_import,
+        "eval_s": t_eval - t_build,
+        "logs": [_log_summary(t, log) for t, log in zip(args.tasks, logs)],
+    }
 
 
 def run_bare(args: argparse.Namespace) -> dict[str, Any]:
@@ -110,13 +117,22 @@ def run_bare(args: argparse.Namespace) -> dict[str, Any]:
 
         return score
 
-    task = Task(dataset=MemoryDataset(samples, name="bare"), solver=replay_calls() if multi else generate(),
-                scorer=trivial(), config=GenerateConfig(**recorded.get("config", {})), name=f"bare_{recorded['task']}")
+    task = Task(
+        dataset=MemoryDataset(samples, name="bare"),
+        solver=replay_calls() if multi else generate(),
+        scorer=trivial(),
+        config=GenerateConfig(**recorded.get("config", {})),
+        name=f"bare_{recorded['task']}",
+    )
     t_build = time.perf_counter()
     logs = eval(task, model=_model(args.model), **_eval_kwargs(args))
     t_eval = time.perf_counter()
-    return {"import_s": t_import - T0, "build_s": t_build - t_import, "eval_s": t_eval - t_build,
-            "logs": [_log_summary(recorded["task"], logs[0])]}
+    return {
+        "import_s": t_import - T0,
+        "build_s": t_build - t_import,
+        "eval_s": t_eval - t_build,
+        "logs": [_log_summary(recorded["task"], logs[0])],
+    }
 
 
 def extract_calls(args: argparse.Namespace) -> dict[str, Any]:

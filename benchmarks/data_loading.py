@@ -36,10 +36,17 @@ def child(task: str, report: str) -> None:
         start = time.perf_counter()
         fn(**PAPER_TASK_ARGS[task], data_dir=data_dir())
         warm.append(time.perf_counter() - start)
-    Path(report).write_text(json.dumps({
-        "import_s": t_import - T0, "cold_build_s": t_cold - t_import, "warm_build_s": sorted(warm)[0],
-        "warm_build_all_s": warm, "samples": len(built.dataset),
-    }))
+    Path(report).write_text(
+        json.dumps(
+            {
+                "import_s": t_import - T0,
+                "cold_build_s": t_cold - t_import,
+                "warm_build_s": sorted(warm)[0],
+                "warm_build_all_s": warm,
+                "samples": len(built.dataset),
+            }
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -67,9 +74,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             row[key] = median([run[key] for run in runs])
         row["cold_ms_per_sample"] = 1000 * row["cold_build_s"] / max(row["samples"], 1)
         results.append(row)
-        print(f"{task:22s} samples={row['samples']:6d} import {row['import_s']:.2f}s  cold build "
-              f"{row['cold_build_s']:.3f}s  warm build {row['warm_build_s']:.3f}s  peak RSS {row['peak_rss_mb']:.0f} MB",
-              flush=True)
+        print(
+            f"{task:22s} samples={row['samples']:6d} import {row['import_s']:.2f}s  cold build "
+            f"{row['cold_build_s']:.3f}s  warm build {row['warm_build_s']:.3f}s  peak RSS {row['peak_rss_mb']:.0f} MB",
+            flush=True,
+        )
     path = write_result(args.out, {"tasks": results})
     print(f"wrote {path}")
     return {"tasks": results}

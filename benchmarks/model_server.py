@@ -34,9 +34,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 MODEL_NAME = "bediscover-bench"
 """The model name the server reports; Inspect's model is ``openai-api/bench/bediscover-bench``."""
@@ -74,15 +75,61 @@ class Reply:
 _JUST = ("Exclusionary", "Unelaboratory", "Unexplanatory", "Emphatic", "Temporal", "Adjective")
 _OTHERWISE = ("Argumentation", "Consequence", "Exception", "Enumeration")
 _TEMPORAL = ("BEFORE", "AFTER", "INCLUDES", "IS_INCLUDED", "SIMULTANEOUS", "NONE")
-_DISRPT = ("elaboration", "conjunction", "causal", "contrast", "attribution", "temporal", "explanation", "condition",
-           "concession", "purpose", "frame", "comment", "query", "reformulation", "mode", "organization",
-           "alternation")
-_STAC = ("QA_PAIR", "ACKNOWLEDGEMENT", "COMMENT", "ELABORATION", "CONTINUATION", "Q_ELABORATION", "RESULT",
-         "CLARIF_Q", "CONTRAST", "EXPLANATION", "NARRATION", "CORRECTION", "BACKGROUND", "PARALLEL", "ALTERNATION",
-         "CONDITIONAL")
-_MSDC = ("ACKNOWLEDGEMENT", "CONTINUATION", "ELABORATION", "RESULT", "QA_PAIR", "CLARIF_Q", "CONFIRM_Q", "SEQUENCE",
-         "NARRATION", "COMMENT", "CORRECTION", "CONTRAST", "EXPLANATION", "Q_ELABORATION", "ALTERNATION",
-         "CONDITIONAL")
+_DISRPT = (
+    "elaboration",
+    "conjunction",
+    "causal",
+    "contrast",
+    "attribution",
+    "temporal",
+    "explanation",
+    "condition",
+    "concession",
+    "purpose",
+    "frame",
+    "comment",
+    "query",
+    "reformulation",
+    "mode",
+    "organization",
+    "alternation",
+)
+_STAC = (
+    "QA_PAIR",
+    "ACKNOWLEDGEMENT",
+    "COMMENT",
+    "ELABORATION",
+    "CONTINUATION",
+    "Q_ELABORATION",
+    "RESULT",
+    "CLARIF_Q",
+    "CONTRAST",
+    "EXPLANATION",
+    "NARRATION",
+    "CORRECTION",
+    "BACKGROUND",
+    "PARALLEL",
+    "ALTERNATION",
+    "CONDITIONAL",
+)
+_MSDC = (
+    "ACKNOWLEDGEMENT",
+    "CONTINUATION",
+    "ELABORATION",
+    "RESULT",
+    "QA_PAIR",
+    "CLARIF_Q",
+    "CONFIRM_Q",
+    "SEQUENCE",
+    "NARRATION",
+    "COMMENT",
+    "CORRECTION",
+    "CONTRAST",
+    "EXPLANATION",
+    "Q_ELABORATION",
+    "ALTERNATION",
+    "CONDITIONAL",
+)
 _NEW_TURN = re.compile(r"## New turn:\s*(\d+)\.")
 _MARKER = re.compile(r"<s (\d+)>")
 _TEMPLATE = re.compile(r"\{[^{}]*\}")
@@ -138,7 +185,7 @@ def _ordering(rng: random.Random, markers: list[str]) -> str:
     order = list(dict.fromkeys(markers))
     for _ in range(rng.randint(0, len(order) // 2)):  # a few neighbours swapped: partly right, as models are
         i = rng.randrange(max(len(order) - 1, 1))
-        order[i:i + 2] = order[i:i + 2][::-1]
+        order[i : i + 2] = order[i : i + 2][::-1]
     return " ".join(f"<s {m}>" for m in order)
 
 
@@ -240,17 +287,23 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
         stats.tasks[reply.task] = stats.tasks.get(reply.task, 0) + 1
         stats.last_end = time.monotonic()
         prompt_tokens = sum(tokens(_text(m)) for m in body.get("messages") or [])
-        return JSONResponse({
-            "id": f"chatcmpl-{stats.requests}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", MODEL_NAME),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": reply.text}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": reply.completion_tokens,
-                      "total_tokens": prompt_tokens + reply.completion_tokens,
-                      "completion_tokens_details": {"reasoning_tokens": reply.reasoning_tokens}},
-        })
+        return JSONResponse(
+            {
+                "id": f"chatcmpl-{stats.requests}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", MODEL_NAME),
+                "choices": [
+                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}
+                ],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": reply.completion_tokens,
+                    "total_tokens": prompt_tokens + reply.completion_tokens,
+                    "completion_tokens_details": {"reasoning_tokens": reply.reasoning_tokens},
+                },
+            }
+        )
 
     async def models(request: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": MODEL_NAME, "object": "model", "owned_by": "bench"}]})
@@ -265,13 +318,15 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({"ok": True, "slots": slots, "latency": asdict(latency)})
 
-    return Starlette(routes=[
-        Route("/v1/chat/completions", completions, methods=["POST"]),
-        Route("/v1/models", models, methods=["GET"]),
-        Route("/stats", stats, methods=["GET"]),
-        Route("/reset", reset, methods=["POST"]),
-        Route("/health", health, methods=["GET"]),
-    ])
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/stats", stats, methods=["GET"]),
+            Route("/reset", reset, methods=["POST"]),
+            Route("/health", health, methods=["GET"]),
+        ]
+    )
 
 
 def run_server(slots: int, latency: Latency, reasoning_tokens: int, port_file: Path) -> None:
@@ -281,8 +336,13 @@ def run_server(slots: int, latency: Latency, reasoning_tokens: int, port_file: P
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(create_app(slots, latency, reasoning_tokens), log_level="warning", access_log=False,
-                            timeout_keep_alive=120, backlog=4096)
+    config = uvicorn.Config(
+        create_app(slots, latency, reasoning_tokens),
+        log_level="warning",
+        access_log=False,
+        timeout_keep_alive=120,
+        backlog=4096,
+    )
     server = uvicorn.Server(config)
     port_file.write_text(str(sock.getsockname()[1]))
     server.run(sockets=[sock])
@@ -300,8 +360,9 @@ class Served:
         return {"BENCH_BASE_URL": self.base_url, "BENCH_API_KEY": "bench"}
 
     def _call(self, path: str, method: str = "GET") -> dict[str, Any]:
-        request = urllib.request.Request(self.base_url.removesuffix("/v1") + path, method=method,
-                                         data=b"" if method == "POST" else None)
+        request = urllib.request.Request(
+            self.base_url.removesuffix("/v1") + path, method=method, data=b"" if method == "POST" else None
+        )
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 
@@ -319,9 +380,23 @@ def serve(slots: int, latency: Latency, reasoning_tokens: int = 0, work: Path | 
 
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         port_file = Path(tmp) / "port"
-        proc = subprocess.Popen([sys.executable, __file__, "--slots", str(slots), "--fixed", str(latency.fixed_s),
-                                 "--per-token", str(latency.per_token_s), "--reasoning-tokens", str(reasoning_tokens),
-                                 "--port-file", str(port_file)], stdout=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--slots",
+                str(slots),
+                "--fixed",
+                str(latency.fixed_s),
+                "--per-token",
+                str(latency.per_token_s),
+                "--reasoning-tokens",
+                str(reasoning_tokens),
+                "--port-file",
+                str(port_file),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         try:
             served = None
             deadline = time.monotonic() + 60

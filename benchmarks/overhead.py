@@ -42,8 +42,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = sorted(set(tasks) - set(TASKS))
     if unknown or args.rounds < 1 or args.limit < 1 or args.dialogues < 1:
-        parser.error(f"--tasks must name tasks of {list(TASKS)} (unknown: {unknown}); --rounds, --limit and "
-                     f"--dialogues must be at least 1")
+        parser.error(
+            f"--tasks must name tasks of {list(TASKS)} (unknown: {unknown}); --rounds, --limit and "
+            f"--dialogues must be at least 1"
+        )
     work = WORK_DIR / args.out
     shutil.rmtree(work, ignore_errors=True)
     print(f"overhead: {args.rounds} round(s), limit {args.limit}, dialogues {args.dialogues}", flush=True)
@@ -53,10 +55,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         res = bench_task(Bench(None, 0, None, 0, work / task), task, limit, args.rounds, work / task / "calls.json")
         results.append(res)
         r = res["ratios"]
-        print(f"{task:22s} n={res['samples']:5d}  wall {r['wall_s']:.3f}x  eval {r['eval_s']:.3f}x  "
-              f"cpu {r['cpu_s']:.3f}x  rss {r['peak_rss_mb']:.3f}x", flush=True)
-    path = write_result(args.out, {"goal_ratio": GOAL, "limit": args.limit, "dialogues": args.dialogues,
-                                   "rounds": args.rounds, "tasks": results})
+        print(
+            f"{task:22s} n={res['samples']:5d}  wall {r['wall_s']:.3f}x  eval {r['eval_s']:.3f}x  "
+            f"cpu {r['cpu_s']:.3f}x  rss {r['peak_rss_mb']:.3f}x",
+            flush=True,
+        )
+    path = write_result(
+        args.out,
+        {"goal_ratio": GOAL, "limit": args.limit, "dialogues": args.dialogues, "rounds": args.rounds, "tasks": results},
+    )
     print(f"wrote {path}")
     return {"tasks": results}
 

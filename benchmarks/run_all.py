@@ -28,8 +28,22 @@ FULL: dict[str, list[str]] = {
 QUICK: dict[str, list[str]] = {
     "data_loading": ["--repeats", "1", "--tasks", "sentence_ordering"],
     "overhead": ["--rounds", "1", "--tasks", "dialogue_parsing", "--dialogues", "2"],
-    "served": ["--slots", "2", "--tasks", "sentence_ordering", "--limit", "3", "--fixed", "0.01", "--per-token",
-               "0.001", "--suite-slots", "2", "--dialogue-order-slots", ""],
+    "served": [
+        "--slots",
+        "2",
+        "--tasks",
+        "sentence_ordering",
+        "--limit",
+        "3",
+        "--fixed",
+        "0.01",
+        "--per-token",
+        "0.001",
+        "--suite-slots",
+        "2",
+        "--dialogue-order-slots",
+        "",
+    ],
 }
 """Tiny sizes for smoke runs."""
 
@@ -43,12 +57,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick and not os.environ.get("BEDISCOVER_BENCH_RESULTS"):
         env["BEDISCOVER_BENCH_RESULTS"] = str(WORK_DIR / "quick_results")  # never over the figures of record
     only = {name.strip().removesuffix(".py") for name in args.only.split(",") if name.strip()}
-    selected = {script: script_args for script, script_args in (QUICK if args.quick else FULL).items()
-                if not only or script in only}
+    selected = {
+        script: script_args
+        for script, script_args in (QUICK if args.quick else FULL).items()
+        if not only or script in only
+    }
     failed = []
     if args.quick:  # nothing is timed: all at once, so the smoke run takes as long as its longest script
-        procs = {script: subprocess.Popen([sys.executable, str(BENCH_DIR / f"{script}.py"), *script_args], env=env)
-                 for script, script_args in selected.items()}
+        procs = {
+            script: subprocess.Popen([sys.executable, str(BENCH_DIR / f"{script}.py"), *script_args], env=env)
+            for script, script_args in selected.items()
+        }
         failed = [script for script, proc in procs.items() if proc.wait()]
     else:
         for script, script_args in selected.items():

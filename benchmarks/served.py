@@ -56,26 +56,47 @@ def _check(result: Any, what: str) -> None:
 def call_latencies(calls_file: Path, latency: Latency, reasoning_tokens: int) -> dict[str, list[float]]:
     """Per sample, the latency of each recorded call under the server's model (answers are pure functions)."""
     recorded = json.loads(calls_file.read_text())
-    return {sid: [latency(answer([{"role": role, "content": text} for role, text in call],
-                                 reasoning_tokens).completion_tokens) for call in entry["calls"]]
-            for sid, entry in recorded["samples"].items()}
+    return {
+        sid: [
+            latency(
+                answer([{"role": role, "content": text} for role, text in call], reasoning_tokens).completion_tokens
+            )
+            for call in entry["calls"]
+        ]
+        for sid, entry in recorded["samples"].items()
+    }
 
 
 def ideal_wall(latencies: dict[str, list[float]], slots: int) -> dict[str, float]:
     """``{sum_s, per_slot_s, longest_chain_s, ideal_s}`` for calls grouped into sequential chains per sample."""
     chains = [sum(calls) for calls in latencies.values()]
     total = sum(chains)
-    return {"sum_s": total, "per_slot_s": total / slots, "longest_chain_s": max(chains, default=0.0),
-            "ideal_s": max(total / slots, max(chains, default=0.0))}
+    return {
+        "sum_s": total,
+        "per_slot_s": total / slots,
+        "longest_chain_s": max(chains, default=0.0),
+        "ideal_s": max(total / slots, max(chains, default=0.0)),
+    }
 
 
 def _figures(res: Any, stats: dict[str, Any] | None, ideal_s: float | None) -> dict[str, Any]:
-    out = {"wall_s": res.wall_s, "eval_s": res.report["eval_s"], "import_s": res.report["import_s"],
-           "build_s": res.report["build_s"], "cpu_s": res.cpu_s, "peak_rss_mb": res.peak_rss_mb,
-           "samples": sum(log["samples"] for log in res.report["logs"]), "loadavg_1min_after": _loadavg()}
+    out = {
+        "wall_s": res.wall_s,
+        "eval_s": res.report["eval_s"],
+        "import_s": res.report["import_s"],
+        "build_s": res.report["build_s"],
+        "cpu_s": res.cpu_s,
+        "peak_rss_mb": res.peak_rss_mb,
+        "samples": sum(log["samples"] for log in res.report["logs"]),
+        "loadavg_1min_after": _loadavg(),
+    }
     if stats is not None:
-        out.update(calls=stats["requests"], server_latency_sum_s=stats["latency_sum_s"],
-                   max_in_flight=stats["max_in_flight"], cpu_ms_per_call=1000 * res.cpu_s / max(stats["requests"], 1))
+        out.update(
+            calls=stats["requests"],
+            server_latency_sum_s=stats["latency_sum_s"],
+            max_in_flight=stats["max_in_flight"],
+            cpu_ms_per_call=1000 * res.cpu_s / max(stats["requests"], 1),
+        )
     if ideal_s is not None:
         out["efficiency"] = ideal_s / res.report["eval_s"]
     return out
@@ -94,7 +115,12 @@ class Bench:
 
     def __init__(self, server: Any, slots: int, latency: Latency | None, reasoning_tokens: int, work: Path) -> None:
         self.server, self.slots, self.latency, self.reasoning_tokens, self.work = (
-            server, slots, latency, reasoning_tokens, work)
+            server,
+            slots,
+            latency,
+            reasoning_tokens,
+            work,
+        )
         work.mkdir(parents=True, exist_ok=True)
 
     def child(self, args: list[str], name: str) -> tuple[Any, dict[str, Any] | None]:
@@ -103,18 +129,33 @@ class Bench:
             res = run_child([CHILD, *args, "--model", "mock"], report)
         else:
             self.server.reset()
-            res = run_child([CHILD, *args, "--model", INSPECT_MODEL, "--max-connections", str(self.slots)], report,
-                            env=self.server.env)
+            res = run_child(
+                [CHILD, *args, "--model", INSPECT_MODEL, "--max-connections", str(self.slots)],
+                report,
+                env=self.server.env,
+            )
         _check(res, name)
         return res, None if self.server is None else self.server.stats()
 
     def ours(self, task: str, limit: int, name: str) -> tuple[Any, dict[str, Any] | None]:
-        return self.child(["ours", str(self.work / f"{name}.json"), str(self.work / f"logs_{name}"), task,
-                           "--limit", str(limit)], name)
+        return self.child(
+            ["ours", str(self.work / f"{name}.json"), str(self.work / f"logs_{name}"), task, "--limit", str(limit)],
+            name,
+        )
 
     def bare(self, calls: Path, name: str, order: str = "file") -> tuple[Any, dict[str, Any] | None]:
-        return self.child(["bare", str(self.work / f"{name}.json"), str(self.work / f"logs_{name}"),
-                           "--calls", str(calls), "--order", order], name)
+        return self.child(
+            [
+                "bare",
+                str(self.work / f"{name}.json"),
+                str(self.work / f"logs_{name}"),
+                "--calls",
+                str(calls),
+                "--order",
+                order,
+            ],
+            name,
+        )
 
     def record(self, log_location: str, calls: Path) -> None:
         report = calls.with_suffix(".report.json")
@@ -129,7 +170,7 @@ def bench_task(bench: Bench, task: str, limit: int, rounds: int, calls: Path) ->
     runs: dict[str, list[dict[str, Any]]] = {"ours": [], "bare": []}
     ideal: dict[str, float] | None = None
     for r in range(rounds):
-        for kind in (("ours", "bare") if r % 2 == 0 else ("bare", "ours")):
+        for kind in ("ours", "bare") if r % 2 == 0 else ("bare", "ours"):
             name = f"{task}_{kind}_{r}"
             res, stats = bench.ours(task, limit, name) if kind == "ours" else bench.bare(calls, name)
             if kind == "ours" and not calls.exists():
@@ -138,36 +179,53 @@ def bench_task(bench: Bench, task: str, limit: int, rounds: int, calls: Path) ->
                 ideal = ideal_wall(call_latencies(calls, bench.latency, bench.reasoning_tokens), bench.slots)
             row = _figures(res, stats, ideal["ideal_s"] if ideal else None)
             runs[kind].append(row)
-            served = (f" ideal {ideal['ideal_s']:7.1f}s eff {row['efficiency']:.3f} calls {row['calls']}"
-                      if ideal else "")
-            print(f"  {name:32s} wall {res.wall_s:7.1f}s eval {res.report['eval_s']:7.1f}s{served} "
-                  f"cpu {res.cpu_s:6.1f}s rss {res.peak_rss_mb:5.0f}MB load {row['loadavg_1min_after']:.1f}",
-                  flush=True)
+            served = (
+                f" ideal {ideal['ideal_s']:7.1f}s eff {row['efficiency']:.3f} calls {row['calls']}" if ideal else ""
+            )
+            print(
+                f"  {name:32s} wall {res.wall_s:7.1f}s eval {res.report['eval_s']:7.1f}s{served} "
+                f"cpu {res.cpu_s:6.1f}s rss {res.peak_rss_mb:5.0f}MB load {row['loadavg_1min_after']:.1f}",
+                flush=True,
+            )
     ours, bare = runs["ours"], runs["bare"]
     if ours[0]["samples"] != bare[0]["samples"]:
         raise RuntimeError(f"{task}: sample counts differ ({ours[0]['samples']} vs {bare[0]['samples']})")
-    ratios = {key: statistics.median([o[key] / b[key] for o, b in zip(ours, bare)])
-              for key in ("wall_s", "eval_s", "cpu_s", "peak_rss_mb")}
-    out: dict[str, Any] = {"task": task, "samples": ours[0]["samples"], "rounds": rounds,
-                           "ours_over_bare": ratios["wall_s"],
-                           "ours_over_bare_per_round": [o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)],
-                           "ratios": ratios, "runs": runs}
+    ratios = {
+        key: statistics.median([o[key] / b[key] for o, b in zip(ours, bare)])
+        for key in ("wall_s", "eval_s", "cpu_s", "peak_rss_mb")
+    }
+    out: dict[str, Any] = {
+        "task": task,
+        "samples": ours[0]["samples"],
+        "rounds": rounds,
+        "ours_over_bare": ratios["wall_s"],
+        "ours_over_bare_per_round": [o["wall_s"] / b["wall_s"] for o, b in zip(ours, bare)],
+        "ratios": ratios,
+        "runs": runs,
+    }
     if ideal:
-        out.update(ideal=ideal, efficiency_ours=min(o["efficiency"] for o in ours),
-                   efficiency_bare=min(b["efficiency"] for b in bare))
+        out.update(
+            ideal=ideal,
+            efficiency_ours=min(o["efficiency"] for o in ours),
+            efficiency_bare=min(b["efficiency"] for b in bare),
+        )
     return out
 
 
-def bench_dialogue_order(bench: Bench, calls_dir: Path, whole: dict[str, Any] | None,
-                         sets: tuple[str, ...] = ("stac", "msdc", "all")) -> list[dict[str, Any]]:
+def bench_dialogue_order(
+    bench: Bench, calls_dir: Path, whole: dict[str, Any] | None, sets: tuple[str, ...] = ("stac", "msdc", "all")
+) -> list[dict[str, Any]]:
     """Bare replay of STAC and MSDC dialogue parsing (their calls taken from the whole task's) in file order and
     longest dialogue first, and of the whole task longest first (its file-order run is ``whole``'s bare run)."""
     out = []
     recorded = json.loads((calls_dir / "dialogue_parsing.calls.json").read_text())
     for dataset in sets:
         calls = calls_dir / f"dialogue_parsing_{dataset}.calls.json"
-        samples = {sid: entry for sid, entry in recorded["samples"].items()
-                   if dataset == "all" or sid.startswith(f"{dataset}_")}
+        samples = {
+            sid: entry
+            for sid, entry in recorded["samples"].items()
+            if dataset == "all" or sid.startswith(f"{dataset}_")
+        }
         if not samples:  # a smoke run's first dialogues are all STAC
             continue
         calls.write_text(json.dumps({**recorded, "samples": samples}))
@@ -181,9 +239,12 @@ def bench_dialogue_order(bench: Bench, calls_dir: Path, whole: dict[str, Any] | 
             else:
                 res, stats = bench.bare(calls, f"{dataset}_bare_{order}", order)
                 row[order] = _figures(res, stats, ideal["ideal_s"])
-            print(f"  {dataset} bare {order:14s} eval {row[order]['eval_s']:7.1f}s ideal {ideal['ideal_s']:7.1f}s "
-                  f"(Σ/slots {ideal['per_slot_s']:.1f}s, longest chain {ideal['longest_chain_s']:.1f}s) "
-                  f"eff {row[order]['efficiency']:.3f}", flush=True)
+            print(
+                f"  {dataset} bare {order:14s} eval {row[order]['eval_s']:7.1f}s ideal {ideal['ideal_s']:7.1f}s "
+                f"(Σ/slots {ideal['per_slot_s']:.1f}s, longest chain {ideal['longest_chain_s']:.1f}s) "
+                f"eff {row[order]['efficiency']:.3f}",
+                flush=True,
+            )
         out.append(row)
     return out
 
@@ -192,9 +253,27 @@ def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> 
     """The whole suite through ``bediscover run`` (reasoning off, seed 0), then ``bediscover report``."""
     log_dir = bench.work / "suite_logs"
     shutil.rmtree(log_dir, ignore_errors=True)
-    args = ["-m", "bediscover_inspect.cli", "run", "--model", INSPECT_MODEL, "--tasks", *tasks,
-            "--reasoning", "off", "--seeds", "0", "--max-connections", str(bench.slots), "--log-dir", str(log_dir),
-            "--display", "none", "-T", "sentence_ordering.datasets=nips-abs"]
+    args = [
+        "-m",
+        "bediscover_inspect.cli",
+        "run",
+        "--model",
+        INSPECT_MODEL,
+        "--tasks",
+        *tasks,
+        "--reasoning",
+        "off",
+        "--seeds",
+        "0",
+        "--max-connections",
+        str(bench.slots),
+        "--log-dir",
+        str(log_dir),
+        "--display",
+        "none",
+        "-T",
+        "sentence_ordering.datasets=nips-abs",
+    ]
     if limit:
         args += ["--limit", str(limit)]
     report = bench.work / "suite.json"
@@ -205,30 +284,53 @@ def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> 
     stats = bench.server.stats()
     latencies: dict[str, list[float]] = {}
     for task in tasks:
-        latencies.update({f"{task}/{k}": v for k, v in
-                          call_latencies(calls_dir / f"{task}.calls.json", bench.latency,
-                                         bench.reasoning_tokens).items()})
+        latencies.update(
+            {
+                f"{task}/{k}": v
+                for k, v in call_latencies(
+                    calls_dir / f"{task}.calls.json", bench.latency, bench.reasoning_tokens
+                ).items()
+            }
+        )
     ideal = ideal_wall(latencies, bench.slots)
     rep_file = bench.work / "report.json"
-    rep = run_child(["-m", "bediscover_inspect.cli", "report", "--log-dir", str(log_dir), "--out",
-                     str(bench.work / "report")], rep_file)
-    result = {"wall_s": res.wall_s, "cpu_s": res.cpu_s, "loadavg_1min_after": _loadavg(), "peak_rss_mb": res.peak_rss_mb, "calls": stats["requests"],
-              "server_latency_sum_s": stats["latency_sum_s"], "max_in_flight": stats["max_in_flight"],
-              "ideal": ideal, "efficiency": ideal["ideal_s"] / res.wall_s,
-              "report": {"wall_s": rep.wall_s, "peak_rss_mb": rep.peak_rss_mb, "returncode": rep.returncode,
-                         "stderr_tail": rep.stderr_tail[-500:] if rep.returncode else ""}}
-    print(f"  suite: wall {res.wall_s:.1f}s ideal {ideal['ideal_s']:.1f}s eff {result['efficiency']:.3f} "
-          f"rss {res.peak_rss_mb:.0f}MB calls {stats['requests']}; report {rep.wall_s:.1f}s (exit {rep.returncode})",
-          flush=True)
+    rep = run_child(
+        ["-m", "bediscover_inspect.cli", "report", "--log-dir", str(log_dir), "--out", str(bench.work / "report")],
+        rep_file,
+    )
+    result = {
+        "wall_s": res.wall_s,
+        "cpu_s": res.cpu_s,
+        "loadavg_1min_after": _loadavg(),
+        "peak_rss_mb": res.peak_rss_mb,
+        "calls": stats["requests"],
+        "server_latency_sum_s": stats["latency_sum_s"],
+        "max_in_flight": stats["max_in_flight"],
+        "ideal": ideal,
+        "efficiency": ideal["ideal_s"] / res.wall_s,
+        "report": {
+            "wall_s": rep.wall_s,
+            "peak_rss_mb": rep.peak_rss_mb,
+            "returncode": rep.returncode,
+            "stderr_tail": rep.stderr_tail[-500:] if rep.returncode else "",
+        },
+    }
+    print(
+        f"  suite: wall {res.wall_s:.1f}s ideal {ideal['ideal_s']:.1f}s eff {result['efficiency']:.3f} "
+        f"rss {res.peak_rss_mb:.0f}MB calls {stats['requests']}; report {rep.wall_s:.1f}s (exit {rep.returncode})",
+        flush=True,
+    )
     return result
 
 
 def table(result: dict[str, Any]) -> str:
     """Markdown table of a result file: one row per slot count and task, the suite last."""
-    lines = ["| slots | task | calls | ideal (s) | eval() ours / bare (s) | efficiency ours / bare | "
-             "wall ours / bare (s) | ours / bare wall | ours / bare CPU | client CPU ms/call ours / bare | "
-             "peak RSS ours / bare (MB) | load |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| slots | task | calls | ideal (s) | eval() ours / bare (s) | efficiency ours / bare | "
+        "wall ours / bare (s) | ours / bare wall | ours / bare CPU | client CPU ms/call ours / bare | "
+        "peak RSS ours / bare (MB) | load |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for block in result["slots"]:
         for t in block["tasks"]:
             o, b = t["runs"]["ours"][0], t["runs"]["bare"][0]
@@ -238,23 +340,33 @@ def table(result: dict[str, Any]) -> str:
                 f"{o['wall_s']:.0f} / {b['wall_s']:.0f} | {o['wall_s'] / b['wall_s']:.2f} | "
                 f"{o['cpu_s'] / b['cpu_s']:.2f} | {o['cpu_ms_per_call']:.0f} / {b['cpu_ms_per_call']:.0f} | "
                 f"{o['peak_rss_mb']:.0f} / {b['peak_rss_mb']:.0f} | "
-                f"{o['loadavg_1min_after']:.1f} / {b['loadavg_1min_after']:.1f} |")
+                f"{o['loadavg_1min_after']:.1f} / {b['loadavg_1min_after']:.1f} |"
+            )
         suite = block.get("suite")
         if suite:
             lines.append(
                 f"| {block['slots']} | whole suite (`bediscover run`) | {suite['calls']} | "
                 f"{suite['ideal']['ideal_s']:.0f} | – | {suite['efficiency']:.2f} (of spawn-to-exit) | "
                 f"{suite['wall_s']:.0f} | – | – | {1000 * suite['cpu_s'] / max(suite['calls'], 1):.0f} | "
-                f"{suite['peak_rss_mb']:.0f} | {suite['loadavg_1min_after']:.1f} |")
-    order = ["", "| slots | dialogues | ideal (s): Σ/slots, longest chain | bare eval() file order (s) | "
-                 "longest first (s) | efficiency file order / longest first |", "|---:|---|---:|---:|---:|---:|"]
+                f"{suite['peak_rss_mb']:.0f} | {suite['loadavg_1min_after']:.1f} |"
+            )
+    order = [
+        "",
+        "| slots | dialogues | ideal (s): Σ/slots, longest chain | bare eval() file order (s) | "
+        "longest first (s) | efficiency file order / longest first |",
+        "|---:|---|---:|---:|---:|---:|",
+    ]
     for block in result["slots"]:
         for row in block.get("dialogue_order", []):
             f, lf, i = row.get("file"), row["longest-first"], row["ideal"]
-            order.append(f"| {block['slots']} | {row['dataset']} ({row['dialogues']}) | {i['ideal_s']:.0f}: "
-                         f"{i['per_slot_s']:.0f}, {i['longest_chain_s']:.0f} | "
-                         f"{f['eval_s']:.0f} | {lf['eval_s']:.0f} | "
-                         f"{f['efficiency']:.2f} / {lf['efficiency']:.2f} |" if f else "")
+            order.append(
+                f"| {block['slots']} | {row['dataset']} ({row['dialogues']}) | {i['ideal_s']:.0f}: "
+                f"{i['per_slot_s']:.0f}, {i['longest_chain_s']:.0f} | "
+                f"{f['eval_s']:.0f} | {lf['eval_s']:.0f} | "
+                f"{f['efficiency']:.2f} / {lf['efficiency']:.2f} |"
+                if f
+                else ""
+            )
     return "\n".join(lines + (order if len(order) > 3 else []))
 
 
@@ -266,22 +378,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rounds", type=int, default=1, help="ours/bare pairs per task and slot count")
     parser.add_argument("--fixed", type=float, default=1.0, help="fixed seconds per call")
     parser.add_argument("--per-token", type=float, default=0.015, help="seconds per completion token")
-    parser.add_argument("--scale-with-slots", action="store_true",
-                        help="scale both latency parts by slots / 32 (the server's throughput stays the same)")
+    parser.add_argument(
+        "--scale-with-slots",
+        action="store_true",
+        help="scale both latency parts by slots / 32 (the server's throughput stays the same)",
+    )
     parser.add_argument("--reasoning-tokens", type=int, default=32, help="mean reasoning tokens per call")
     parser.add_argument("--limit", type=int, default=0, help="samples per task (0: all; for smoke runs)")
     parser.add_argument("--dialogues", type=int, default=0, help="dialogues for dialogue_parsing (0: all)")
-    parser.add_argument("--suite-slots", default="32",
-                        help="slot counts at which the whole suite runs, then the report ('' for none)")
-    parser.add_argument("--dialogue-order-slots", default="32",
-                        help="slot counts at which the dialogue-order runs are made ('' for none)")
+    parser.add_argument(
+        "--suite-slots", default="32", help="slot counts at which the whole suite runs, then the report ('' for none)"
+    )
+    parser.add_argument(
+        "--dialogue-order-slots",
+        default="32",
+        help="slot counts at which the dialogue-order runs are made ('' for none)",
+    )
     parser.add_argument("--out", default="served", help="result file name (benchmarks/results/)")
-    parser.add_argument("--dialogue-order-sets", default="stac,msdc,all",
-                        help="dialogue-parsing datasets of the dialogue-order runs ('all': the whole task)")
-    parser.add_argument("--calls-dir", type=Path,
-                        help="recorded calls of an earlier run (its .work/<out>/calls) instead of recording them")
-    parser.add_argument("--no-task-runs", action="store_true",
-                        help="with --calls-dir: only the dialogue-order runs and the whole suite")
+    parser.add_argument(
+        "--dialogue-order-sets",
+        default="stac,msdc,all",
+        help="dialogue-parsing datasets of the dialogue-order runs ('all': the whole task)",
+    )
+    parser.add_argument(
+        "--calls-dir",
+        type=Path,
+        help="recorded calls of an earlier run (its .work/<out>/calls) instead of recording them",
+    )
+    parser.add_argument(
+        "--no-task-runs", action="store_true", help="with --calls-dir: only the dialogue-order runs and the whole suite"
+    )
     parser.add_argument("--table", type=Path, metavar="RESULT", help="print a result file's markdown table and stop")
     args = parser.parse_args(argv)
     if args.table:
@@ -300,15 +426,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.calls_dir:
         shutil.copytree(args.calls_dir, calls_dir)
     calls_dir.mkdir(parents=True, exist_ok=True)
-    result: dict[str, Any] = {"goals": GOALS, "rounds": args.rounds, "limit": args.limit,
-                              "dialogues": args.dialogues, "reasoning_tokens": args.reasoning_tokens, "slots": []}
+    result: dict[str, Any] = {
+        "goals": GOALS,
+        "rounds": args.rounds,
+        "limit": args.limit,
+        "dialogues": args.dialogues,
+        "reasoning_tokens": args.reasoning_tokens,
+        "slots": [],
+    }
     for slots in [int(s) for s in args.slots.split(",")]:
         scale = slots / 32 if args.scale_with_slots else 1.0
         latency = Latency(args.fixed * scale, args.per_token * scale)
-        print(f"slots {slots}: latency {latency.fixed_s:.3f} s + {1000 * latency.per_token_s:.1f} ms/token, "
-              f"reasoning tokens {args.reasoning_tokens} per call on average", flush=True)
-        block: dict[str, Any] = {"slots": slots, "latency": {"fixed_s": latency.fixed_s,
-                                                             "per_token_s": latency.per_token_s}, "tasks": []}
+        print(
+            f"slots {slots}: latency {latency.fixed_s:.3f} s + {1000 * latency.per_token_s:.1f} ms/token, "
+            f"reasoning tokens {args.reasoning_tokens} per call on average",
+            flush=True,
+        )
+        block: dict[str, Any] = {
+            "slots": slots,
+            "latency": {"fixed_s": latency.fixed_s, "per_token_s": latency.per_token_s},
+            "tasks": [],
+        }
         result["slots"].append(block)
         with serve(slots, latency, args.reasoning_tokens, work) as server:
             bench = Bench(server, slots, latency, args.reasoning_tokens, work / f"slots{slots}")
@@ -318,8 +456,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 path = write_result(args.out, result)  # after each step, so a long run keeps what it measured
             if slots in dialogue_order_slots and "dialogue_parsing" in tasks:
                 whole = next((t for t in block["tasks"] if t["task"] == "dialogue_parsing"), None)
-                block["dialogue_order"] = bench_dialogue_order(bench, calls_dir, whole,
-                                                               tuple(args.dialogue_order_sets.split(",")))
+                block["dialogue_order"] = bench_dialogue_order(
+                    bench, calls_dir, whole, tuple(args.dialogue_order_sets.split(","))
+                )
                 path = write_result(args.out, result)
             if slots in suite_slots:
                 block["suite"] = bench_suite(bench, calls_dir, tasks, args.limit)

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         for name in args.tasks:
-            [task] = build_tasks([name], [SEED], [False], "paper", {})
+            [task] = build_tasks([name], [SEED], [False], "paper", {}, model=MODEL)
             ids = chosen_ids(task, args.per_dataset)
             print(f"{name}: {len(ids)} samples", flush=True)
             [log] = inspect_eval(

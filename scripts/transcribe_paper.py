@@ -34,12 +34,35 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAPER = REPO / ".." / "shared" / "paper" / "bediscover_paper.txt"
 DEFAULT_OUT = REPO / "src" / "bediscover_inspect" / "report" / "paper_results.csv"
 
-COLUMNS = ["table", "task", "dataset", "variant", "model", "size", "section", "reasoning", "metric", "mean", "std", "note"]
+COLUMNS = [
+    "table",
+    "task",
+    "dataset",
+    "variant",
+    "model",
+    "size",
+    "section",
+    "reasoning",
+    "metric",
+    "mean",
+    "std",
+    "note",
+]
 
-DM_METRICS = {"Acc": "accuracy", "weighted-Pre": "weighted_precision", "weighted-Rec": "weighted_recall",
-              "weighted-F1": "weighted_f1", "tok.": "tok"}
-TR_METRICS = {"micro-F1": "micro_f1", "weighted-Pre": "weighted_precision", "weighted-Rec": "weighted_recall",
-              "weighted-F1": "weighted_f1", "tok.": "tok"}
+DM_METRICS = {
+    "Acc": "accuracy",
+    "weighted-Pre": "weighted_precision",
+    "weighted-Rec": "weighted_recall",
+    "weighted-F1": "weighted_f1",
+    "tok.": "tok",
+}
+TR_METRICS = {
+    "micro-F1": "micro_f1",
+    "weighted-Pre": "weighted_precision",
+    "weighted-Rec": "weighted_recall",
+    "weighted-F1": "weighted_f1",
+    "tok.": "tok",
+}
 SO_METRICS = {"Acc": "acc", "Lumr": "lumr", "Pmr": "pmr", "Skip": "skip", "Lcs": "lcs", "tok.": "tok"}
 DDP_METRICS = {"Link": "link_f1", "Full": "full_f1", "tok.": "tok"}
 
@@ -71,8 +94,16 @@ APPENDIX_GRID: dict[int, tuple[str, str, str]] = {
 }
 
 SO_DATASETS = ["aan-abstract", "arxiv-abstracts", "nips-abs", "nsf", "roc", "sind-captions", "wiki-movies"]
-TOT_CATEGORIES = {"Acc (all)": "all", "Acc (tz)": "tz", "Acc (as)": "as", "Acc (scd)": "scd", "Acc (mop)": "mop",
-                  "Acc (dur)": "dur", "Acc (cmp)": "cmp", "Acc (trk)": "trk"}
+TOT_CATEGORIES = {
+    "Acc (all)": "all",
+    "Acc (tz)": "tz",
+    "Acc (as)": "as",
+    "Acc (scd)": "scd",
+    "Acc (mop)": "mop",
+    "Acc (dur)": "dur",
+    "Acc (cmp)": "cmp",
+    "Acc (trk)": "trk",
+}
 
 
 def parse_cell(cell: str) -> tuple[float, float | None, str] | None:
@@ -93,7 +124,7 @@ def parse_cell(cell: str) -> tuple[float, float | None, str] | None:
     m = re.search(r"_\{\s*(\d*\.?\d+)\s*\}", text)
     if m:
         std = float(m.group(1))
-        text = text[: m.start()] + text[m.end():]
+        text = text[: m.start()] + text[m.end() :]
     m = re.search(r"-?\d*\.?\d+", text)
     if not m:
         raise ValueError(f"no number in cell {cell!r}")
@@ -155,8 +186,15 @@ def table2(rows: list[list[str]], sink: Sink) -> None:
     variants = ["basic", "def", "def+exp"]
     for section, cells in _sectioned(rows, 2):
         model, size = cells[1].strip(), cells[2].strip()
-        base = dict(table=2, task="discourse_markers", model=model, size=size, section=section,
-                    reasoning=_reasoning_for(section), metric="accuracy")
+        base = dict(
+            table=2,
+            task="discourse_markers",
+            model=model,
+            size=size,
+            section=section,
+            reasoning=_reasoning_for(section),
+            metric="accuracy",
+        )
         if section == "Contin.":
             # one spanning cell: the Otherwise continuation-acceptability (surprisal) score
             sink.add(next(c for c in cells[3:] if "dagger" in c), dataset="otherwise", variant="surprisal", **base)
@@ -168,33 +206,63 @@ def table2(rows: list[list[str]], sink: Sink) -> None:
 
 def table3(rows: list[list[str]], sink: Sink) -> None:
     # Table 3's TBD column equals Table 23 (with context), its TDD-Man column Table 24 (without context)
-    cols = [("tbd", "with-context", "micro_f1"), ("tdd-man", "without-context", "micro_f1"),
-            ("tot-arithmetic", "category:all", "accuracy")]
+    cols = [
+        ("tbd", "with-context", "micro_f1"),
+        ("tdd-man", "without-context", "micro_f1"),
+        ("tot-arithmetic", "category:all", "accuracy"),
+    ]
     for section, cells in _sectioned(rows, 2):
         for (dataset, variant, metric), cell in zip(cols, cells[3:6]):
             if section != "BeDiscovER" and "context" in variant:
                 variant = ""  # published baselines: the context setting is ours, not theirs
-            sink.add(cell, table=3, task="temporal_reasoning", dataset=dataset, variant=variant,
-                     model=cells[1].strip(), size=cells[2].strip(), section=section,
-                     reasoning=_reasoning_for(section), metric=metric)
+            sink.add(
+                cell,
+                table=3,
+                task="temporal_reasoning",
+                dataset=dataset,
+                variant=variant,
+                model=cells[1].strip(),
+                size=cells[2].strip(),
+                section=section,
+                reasoning=_reasoning_for(section),
+                metric=metric,
+            )
 
 
 def table4(rows: list[list[str]], sink: Sink) -> None:
     frameworks = [h.strip() for h in rows[0][2:]]
     for section, cells in _sectioned(rows, 1):
         for fw, cell in zip(frameworks, cells[2:]):
-            sink.add(cell, table=4, task="discourse_relations", dataset="disrpt25", variant=f"framework:{fw}",
-                     model=cells[1].strip(), size="", section=section, reasoning=_reasoning_for(section),
-                     metric="accuracy")
+            sink.add(
+                cell,
+                table=4,
+                task="discourse_relations",
+                dataset="disrpt25",
+                variant=f"framework:{fw}",
+                model=cells[1].strip(),
+                size="",
+                section=section,
+                reasoning=_reasoning_for(section),
+                metric="accuracy",
+            )
 
 
 def table5(rows: list[list[str]], sink: Sink) -> None:
     metrics = [h.strip().lower() for h in rows[1][2:]]
     for section, cells in _sectioned(rows, 2):
         for k, cell in enumerate(cells[2:16]):
-            sink.add(cell, table=5, task="sentence_ordering", dataset=SO_DATASETS[k // 2], variant="",
-                     model=cells[1].strip(), size="", section=section, reasoning=_reasoning_for(section),
-                     metric={"pmr": "pmr", "acc": "acc"}[metrics[k]])
+            sink.add(
+                cell,
+                table=5,
+                task="sentence_ordering",
+                dataset=SO_DATASETS[k // 2],
+                variant="",
+                model=cells[1].strip(),
+                size="",
+                section=section,
+                reasoning=_reasoning_for(section),
+                metric={"pmr": "pmr", "acc": "acc"}[metrics[k]],
+            )
 
 
 def table6(rows: list[list[str]], sink: Sink) -> None:
@@ -202,10 +270,18 @@ def table6(rows: list[list[str]], sink: Sink) -> None:
     for section, cells in _sectioned(rows, 2):
         for k, cell in enumerate(cells[3:9]):
             # Table 6's BeDiscovER rows equal the auto-regressive "w/ reasoning" cells of Tables 39-41
-            sink.add(cell, table=6, task="dialogue_parsing", dataset=datasets[k // 2],
-                     variant="auto-regressive" if section == "BeDiscovER" else "",
-                     model=cells[1].strip(), size=cells[2].strip(), section=section,
-                     reasoning=_reasoning_for(section), metric=["link_f1", "full_f1"][k % 2])
+            sink.add(
+                cell,
+                table=6,
+                task="dialogue_parsing",
+                dataset=datasets[k // 2],
+                variant="auto-regressive" if section == "BeDiscovER" else "",
+                model=cells[1].strip(),
+                size=cells[2].strip(),
+                section=section,
+                reasoning=_reasoning_for(section),
+                metric=["link_f1", "full_f1"][k % 2],
+            )
 
 
 def appendix_two_modes(num: int, rows: list[list[str]], sink: Sink) -> None:
@@ -213,15 +289,23 @@ def appendix_two_modes(num: int, rows: list[list[str]], sink: Sink) -> None:
     task, dataset, variant = APPENDIX_GRID[num]
     header = [h.strip() for h in rows[1]]
     assert header[0] == "Model", (num, header)
-    names = {"discourse_markers": DM_METRICS, "temporal_reasoning": TR_METRICS,
-             "sentence_ordering": SO_METRICS}[task]
+    names = {"discourse_markers": DM_METRICS, "temporal_reasoning": TR_METRICS, "sentence_ordering": SO_METRICS}[task]
     metric_cols = header[2:]
     half = len(metric_cols) // 2
     for cells in rows[2:]:
         for k, cell in enumerate(cells[2:]):
-            sink.add(cell, table=num, task=task, dataset=dataset, variant=variant, model=cells[0].strip(),
-                     size=cells[1].strip(), section="BeDiscovER", reasoning="off" if k < half else "on",
-                     metric=names[metric_cols[k].replace("Weighted", "weighted")])
+            sink.add(
+                cell,
+                table=num,
+                task=task,
+                dataset=dataset,
+                variant=variant,
+                model=cells[0].strip(),
+                size=cells[1].strip(),
+                section="BeDiscovER",
+                reasoning="off" if k < half else "on",
+                metric=names[metric_cols[k].replace("Weighted", "weighted")],
+            )
 
 
 def appendix_ddp(num: int, rows: list[list[str]], sink: Sink) -> None:
@@ -232,9 +316,18 @@ def appendix_ddp(num: int, rows: list[list[str]], sink: Sink) -> None:
     for cells in rows[3:]:
         for k, cell in enumerate(cells[2:]):
             mode, reasoning = blocks[k // 3]
-            sink.add(cell, table=num, task=task, dataset=dataset, variant=mode, model=cells[0].strip(),
-                     size=cells[1].strip(), section="BeDiscovER", reasoning=reasoning,
-                     metric=DDP_METRICS[header[2 + k]])
+            sink.add(
+                cell,
+                table=num,
+                task=task,
+                dataset=dataset,
+                variant=mode,
+                model=cells[0].strip(),
+                size=cells[1].strip(),
+                section="BeDiscovER",
+                reasoning=reasoning,
+                metric=DDP_METRICS[header[2 + k]],
+            )
 
 
 def table26(rows: list[list[str]], sink: Sink) -> None:
@@ -243,26 +336,47 @@ def table26(rows: list[list[str]], sink: Sink) -> None:
     for cells in rows[1:]:
         if not cells[0].strip():
             label = cells[1].strip()
-            section, reasoning = {"baselines": ("Prompting", ""), "w/o reasoning": ("BeDiscovER", "off"),
-                                  "w/ reasoning": ("BeDiscovER", "on")}[label]
+            section, reasoning = {
+                "baselines": ("Prompting", ""),
+                "w/o reasoning": ("BeDiscovER", "off"),
+                "w/ reasoning": ("BeDiscovER", "on"),
+            }[label]
             continue
         for name, cell in zip(header[2:], cells[2:]):
             if name == "tok.":
                 variant, metric = "category:all", "tok"
             else:
                 variant, metric = f"category:{TOT_CATEGORIES[name]}", "accuracy"
-            sink.add(cell, table=26, task="temporal_reasoning", dataset="tot-arithmetic", variant=variant,
-                     model=cells[0].strip(), size=cells[1].strip(), section=section, reasoning=reasoning,
-                     metric=metric)
+            sink.add(
+                cell,
+                table=26,
+                task="temporal_reasoning",
+                dataset="tot-arithmetic",
+                variant=variant,
+                model=cells[0].strip(),
+                size=cells[1].strip(),
+                section=section,
+                reasoning=reasoning,
+                metric=metric,
+            )
 
 
 def table27(rows: list[list[str]], sink: Sink) -> None:
     languages = [h.strip().lower() for h in rows[0][2:]]
     for section, cells in _sectioned(rows, 1):
         for lang, cell in zip(languages, cells[2:]):
-            sink.add(cell, table=27, task="discourse_relations", dataset="disrpt25", variant=f"language:{lang}",
-                     model=cells[1].strip(), size="", section=section, reasoning=_reasoning_for(section),
-                     metric="accuracy")
+            sink.add(
+                cell,
+                table=27,
+                task="discourse_relations",
+                dataset="disrpt25",
+                variant=f"language:{lang}",
+                model=cells[1].strip(),
+                size="",
+                section=section,
+                reasoning=_reasoning_for(section),
+                metric="accuracy",
+            )
 
 
 def tables28_31(num: int, rows: list[list[str]], sink: Sink) -> None:
@@ -280,10 +394,18 @@ def tables28_31(num: int, rows: list[list[str]], sink: Sink) -> None:
             corpus = corpora[k // 4]
             slot = k % 4  # w/o r, tok., w/ r, tok.
             reasoning = "" if supervised else ("off" if slot < 2 else "on")
-            sink.add(cell, table=num, task="discourse_relations", dataset="disrpt25", variant=f"corpus:{corpus}",
-                     model=model, size="" if supervised else size,
-                     section="Supervised" if supervised else "BeDiscovER", reasoning=reasoning,
-                     metric="tok" if slot % 2 else "accuracy")
+            sink.add(
+                cell,
+                table=num,
+                task="discourse_relations",
+                dataset="disrpt25",
+                variant=f"corpus:{corpus}",
+                model=model,
+                size="" if supervised else size,
+                section="Supervised" if supervised else "BeDiscovER",
+                reasoning=reasoning,
+                metric="tok" if slot % 2 else "accuracy",
+            )
 
 
 def transcribe(paper_text: str) -> list[dict[str, object]]:

@@ -7,8 +7,8 @@ is seeded; giving every output a :class:`ModelUsage` avoids that path entirely.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Callable, Iterator, Sequence
 
 from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver

@@ -9,20 +9,35 @@ import sys
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bediscover_inspect.metrics import measures_by_group
-
 from tests.conftest import REPO_ROOT
 
 
 def run_inspect(args: list[str], data_root, tmp_path) -> subprocess.CompletedProcess:
     env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
-    return subprocess.run([sys.executable, "-m", "inspect_ai", *args], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "inspect_ai", *args], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
-    proc = run_inspect(["eval", "bediscover_inspect/sentence_ordering", "-T", "datasets=nips-abs",
-                        "--model", "mockllm/model", "--limit", "3", "--log-dir", str(tmp_path),
-                        "--display", "none"], data_root, tmp_path)
+    proc = run_inspect(
+        [
+            "eval",
+            "bediscover_inspect/sentence_ordering",
+            "-T",
+            "datasets=nips-abs",
+            "--model",
+            "mockllm/model",
+            "--limit",
+            "3",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "none",
+        ],
+        data_root,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     [info] = list_eval_logs(str(tmp_path))
     log = read_eval_log(info)
@@ -42,9 +57,13 @@ def test_every_task_carries_the_report_marker(data_root):
     """`bediscover report` only reads logs whose task metadata names the benchmark (and the task)."""
     from bediscover_inspect.cli import TASK_NAMES, resolve_task
 
-    selectors = {"sentence_ordering": {"datasets": "nips-abs"}, "discourse_relations": {"corpora": "deu.pdtb.pcc"},
-                 "discourse_markers": {"dataset": "otherwise"}, "temporal_reasoning": {"dataset": "tdd-man"},
-                 "dialogue_parsing": {"dataset": "stac"}}
+    selectors = {
+        "sentence_ordering": {"datasets": "nips-abs"},
+        "discourse_relations": {"corpora": "deu.pdtb.pcc"},
+        "discourse_markers": {"dataset": "otherwise"},
+        "temporal_reasoning": {"dataset": "tdd-man"},
+        "dialogue_parsing": {"dataset": "stac"},
+    }
     assert set(selectors) == set(TASK_NAMES)
     for name in TASK_NAMES:
         task = resolve_task(name)(**selectors[name])

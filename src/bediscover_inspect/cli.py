@@ -86,9 +86,15 @@ def reasoning_modes(choice: str) -> list[bool]:
     return {"off": [False], "on": [True], "both": [False, True]}[choice]
 
 
-def build_tasks(task_names: Sequence[str], seeds: Sequence[int], modes: Sequence[bool], subset: str,
-                task_args: dict[str, Any], model: str | None = None,
-                reasoning_effort: str | None = None) -> list[Any]:
+def build_tasks(
+    task_names: Sequence[str],
+    seeds: Sequence[int],
+    modes: Sequence[bool],
+    subset: str,
+    task_args: dict[str, Any],
+    model: str | None = None,
+    reasoning_effort: str | None = None,
+) -> list[Any]:
     """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
 
     ``task_args`` apply to every task, except keys ``<task>.<arg>`` (e.g. ``sentence_ordering.dataset``), which
@@ -160,7 +166,8 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
             raise UsageError(
                 f"--model {model}: no vLLM server to talk to and no vllm package to start one. Either point at a "
                 "running server (VLLM_BASE_URL=http://HOST:PORT/v1 or --model-base-url), or install vllm "
-                "(pip install 'bediscover-inspect[vllm]', a GPU machine) so Inspect starts `vllm serve` itself")
+                "(pip install 'bediscover-inspect[vllm]', a GPU machine) so Inspect starts `vllm serve` itself"
+            )
     try:
         return get_model(model, base_url=base_url, **model_args)
     except PrerequisiteError as exc:  # a missing package or API key …
@@ -202,8 +209,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai._util.error import PrerequisiteError
 
     task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
-    tasks = build_tasks(args.tasks, args.seeds, reasoning_modes(args.reasoning), args.subset, task_args,
-                        model=args.model, reasoning_effort=args.reasoning_effort)
+    tasks = build_tasks(
+        args.tasks,
+        args.seeds,
+        reasoning_modes(args.reasoning),
+        args.subset,
+        task_args,
+        model=args.model,
+        reasoning_effort=args.reasoning_effort,
+    )
     generate: dict[str, Any] = {}
     if args.reasoning_effort:
         generate["reasoning_effort"] = args.reasoning_effort
@@ -268,8 +282,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)  # printed below, once
         try:
-            report = build_report(log_dir, out, ddof=args.ddof, expected_seeds=args.seeds,
-                                  expected_tasks=args.tasks, plots=not args.no_plots, paper_models=paper_models)
+            report = build_report(
+                log_dir,
+                out,
+                ddof=args.ddof,
+                expected_seeds=args.seeds,
+                expected_tasks=args.tasks,
+                plots=not args.no_plots,
+                paper_models=paper_models,
+            )
         except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
             # the log directory vanished, or the output directory cannot be created or written
             raise UsageError(f"{type(exc).__name__}: {exc}") from exc
@@ -288,20 +309,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run tasks x seeds x reasoning modes through inspect_ai.eval_set (resumable)")
     run.add_argument("--model", required=True, help="Inspect model, e.g. vllm/Qwen/Qwen3-8B, openai/gpt-5-mini")
-    run.add_argument("--tasks", nargs="+", default=list(TASK_NAMES), metavar="TASK",
-                     help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}")
+    run.add_argument(
+        "--tasks",
+        nargs="+",
+        default=list(TASK_NAMES),
+        metavar="TASK",
+        help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}",
+    )
     run.add_argument("--reasoning", choices=["off", "on", "both"], default="both")
     run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))
     run.add_argument("--subset", choices=["paper", "full"], default="paper")
     run.add_argument("--log-dir", default="logs/bediscover", help="eval-set log directory (default %(default)s)")
     run.add_argument("--limit", type=int, default=None, help="samples per eval (testing)")
     run.add_argument("-M", dest="model_arg", action="append", metavar="K=V", help="model argument (repeatable)")
-    run.add_argument("-T", dest="task_arg", action="append", metavar="K=V", help="task argument (repeatable); <task>.<arg>=v for one task only")
+    run.add_argument(
+        "-T",
+        dest="task_arg",
+        action="append",
+        metavar="K=V",
+        help="task argument (repeatable); <task>.<arg>=v for one task only",
+    )
     run.add_argument("--model-base-url", default=None)
-    run.add_argument("--reasoning-effort", choices=["minimal", "low", "medium", "high"], default=None,
-                     help="OpenAI reasoning models (the paper: gpt-5-mini low / high)")
-    run.add_argument("--batch", nargs="?", const="true", default=None,
-                     help="use the provider's batch API (OpenAI); optional batch size")
+    run.add_argument(
+        "--reasoning-effort",
+        choices=["minimal", "low", "medium", "high"],
+        default=None,
+        help="OpenAI reasoning models (the paper: gpt-5-mini low / high)",
+    )
+    run.add_argument(
+        "--batch",
+        nargs="?",
+        const="true",
+        default=None,
+        help="use the provider's batch API (OpenAI); optional batch size",
+    )
     run.add_argument("--max-connections", type=int, default=None)
     run.add_argument("--max-tokens", type=int, default=None, help="override the Table 7 max_tokens preset")
     run.add_argument("--temperature", type=float, default=None, help="override the Table 7 temperature preset")
@@ -315,15 +356,25 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
     report.add_argument("--log-dir", required=True)
     report.add_argument("--out", default="reports", help="output directory (default %(default)s)")
-    report.add_argument("--ddof", type=int, choices=[0, 1], default=0,
-                        help="std over seeds: 0 population (default, the paper's convention), 1 sample")
-    report.add_argument("--seeds", nargs="+", type=int, default=None,
-                        help="seeds every run should have (default: every seed found)")
+    report.add_argument(
+        "--ddof",
+        type=int,
+        choices=[0, 1],
+        default=0,
+        help="std over seeds: 0 population (default, the paper's convention), 1 sample",
+    )
+    report.add_argument(
+        "--seeds", nargs="+", type=int, default=None, help="seeds every run should have (default: every seed found)"
+    )
     report.add_argument("--tasks", nargs="+", default=None, help="tasks every model/mode should have")
     report.add_argument("--no-plots", action="store_true")
-    report.add_argument("--paper-model", action="append", metavar="[SERVED=]PAPER",
-                        help="compare with this paper model: every model of the logs (PAPER), or one served name "
-                             "(SERVED=PAPER, e.g. 'gguf/./Qwen3-8B-Q4_K_M.gguf=Qwen3-8B'); repeatable")
+    report.add_argument(
+        "--paper-model",
+        action="append",
+        metavar="[SERVED=]PAPER",
+        help="compare with this paper model: every model of the logs (PAPER), or one served name "
+        "(SERVED=PAPER, e.g. 'gguf/./Qwen3-8B-Q4_K_M.gguf=Qwen3-8B'); repeatable",
+    )
     report.set_defaults(func=cmd_report)
 
     from bediscover_inspect.report import compare, rescore
@@ -337,8 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _guarded(command: Callable[[argparse.Namespace], int], error: type[Exception]
-             ) -> Callable[[argparse.Namespace], int]:
+def _guarded(
+    command: Callable[[argparse.Namespace], int], error: type[Exception]
+) -> Callable[[argparse.Namespace], int]:
     """``command`` with its expected ``error`` turned into a :class:`UsageError` (one line, exit 2)."""
 
     def run(args: argparse.Namespace) -> int:

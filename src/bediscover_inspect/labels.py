@@ -76,9 +76,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
 
 THINK_OPEN = re.compile(r"<think\s*>", re.IGNORECASE)
 """An opening thinking tag."""
@@ -118,11 +118,9 @@ def final_text(completion: str | None) -> FinalText:
         :class:`FinalText` with the answer part and the ``cut_off`` flag.
     """
     text = completion or ""
-    last_close = None
-    for last_close in THINK_CLOSE.finditer(text):
-        pass
-    if last_close is not None:
-        text = text[last_close.end() :]
+    closes = list(THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
     opening = THINK_OPEN.search(text)
     if opening is not None:
         return FinalText(text[: opening.start()], cut_off=True)
@@ -398,9 +396,7 @@ def _in_capitals(surface: str) -> bool:
     return surface == surface.upper()
 
 
-def parse_label(
-    completion: str | None, labels: Sequence[str], aliases: Mapping[str, str] | None = None
-) -> ParsedLabel:
+def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> ParsedLabel:
     """Read the label a model chose (layered rule in the module docstring); linear in the answer's length.
 
     Args:
@@ -475,9 +471,7 @@ def parse_label(
         return ParsedLabel(distinct[0], candidates, rule="single", cut_off=cut_off)
     if not distinct:
         return ParsedLabel(None, candidates, cut_off=cut_off)
-    return ParsedLabel(
-        None, candidates, ambiguous=True, echo=is_echo(len(distinct), len(set(labels))), cut_off=cut_off
-    )
+    return ParsedLabel(None, candidates, ambiguous=True, echo=is_echo(len(distinct), len(set(labels))), cut_off=cut_off)
 
 
 def is_echo(n_found: int, n_labels: int) -> bool:

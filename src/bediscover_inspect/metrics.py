@@ -36,7 +36,8 @@ answer that differs between epochs into no answer).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Sequence, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, cast
 
 import numpy as np
 from inspect_ai import Epochs
@@ -61,7 +62,6 @@ PRIMARY_GROUP_KEY = "dataset"
 STDERR_SUFFIX = "_stderr"
 
 
-
 def pooled_epochs() -> Epochs:
     """``Task(epochs=...)`` of every task: one epoch by default and no reducer (``--epochs N`` keeps it so)."""
     return Epochs(1, reducer=[])
@@ -69,13 +69,15 @@ def pooled_epochs() -> Epochs:
 
 # --------------------------------------------------------------------------------------- composition
 
+
 def _check_stat(stat: str) -> None:
     if stat not in STATS:
         raise ValueError(f"stat must be one of {list(STATS)}, got {stat!r}")
 
 
-def _metric_of(name: str, stat: str, value: Callable[[list[SampleScore]], Value],
-               spread: Callable[[list[SampleScore]], Value]) -> Metric:
+def _metric_of(
+    name: str, stat: str, value: Callable[[list[SampleScore]], Value], spread: Callable[[list[SampleScore]], Value]
+) -> Metric:
     """A metric function reporting ``value`` and/or ``spread`` of the scores it is given (see ``stat``)."""
     _check_stat(stat)
 
@@ -91,8 +93,9 @@ def _metric_of(name: str, stat: str, value: Callable[[list[SampleScore]], Value]
 
 def mean_measure(key: str, stat: str) -> Metric:
     """Mean of ``Score.value[key]`` with Inspect's ``stderr()`` of that mean."""
-    return _metric_of(key, stat, cast(MetricProtocol, aggregate(key, mean())),
-                      cast(MetricProtocol, aggregate(key, stderr())))
+    return _metric_of(
+        key, stat, cast(MetricProtocol, aggregate(key, mean())), cast(MetricProtocol, aggregate(key, stderr()))
+    )
 
 
 def group_entry_prefix(measure: str, group_key: str, stat: str) -> str:
@@ -105,8 +108,9 @@ def group_entry_prefix(measure: str, group_key: str, stat: str) -> str:
     return prefix if group_key == PRIMARY_GROUP_KEY else f"{prefix}{group_key}_"
 
 
-def measure_metrics(measure: Callable[..., Metric], group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,),
-                    name: str | None = None) -> list[Metric]:
+def measure_metrics(
+    measure: Callable[..., Metric], group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), name: str | None = None
+) -> list[Metric]:
     """The metrics reporting one measure in a scorer's list: overall value and standard error, then per group.
 
     Args:
@@ -124,12 +128,19 @@ def measure_metrics(measure: Callable[..., Metric], group_keys: Sequence[str] = 
     metrics = [overall]
     for key in group_keys:
         for stat in ("value", "stderr"):
-            metrics.append(grouped(measure(stat=stat), key, all=False,
-                                   name_template=group_entry_prefix(name, key, stat) + "{group_name}"))
+            metrics.append(
+                grouped(
+                    measure(stat=stat),
+                    key,
+                    all=False,
+                    name_template=group_entry_prefix(name, key, stat) + "{group_name}",
+                )
+            )
     return metrics
 
 
 # --------------------------------------------------------------------------------------- mean measures
+
 
 @metric
 def accuracy(stat: Stat = "both") -> Metric:
@@ -163,12 +174,14 @@ def reasoning_tokens(stat: Stat = "both") -> Metric:
 
 # --------------------------------------------------------------------------------------- bootstrap
 
+
 def _rng() -> np.random.Generator:
     return np.random.default_rng(BOOTSTRAP_SEED)
 
 
-def bootstrap_stderr(statistic: Callable[[np.ndarray], np.ndarray], n: int,
-                     resamples: int = BOOTSTRAP_RESAMPLES) -> float:
+def bootstrap_stderr(
+    statistic: Callable[[np.ndarray], np.ndarray], n: int, resamples: int = BOOTSTRAP_RESAMPLES
+) -> float:
     """Standard deviation of ``statistic`` over seeded bootstrap resamples of ``n`` items.
 
     Args:
@@ -218,17 +231,24 @@ def ratio_stderr(numerator: np.ndarray, denominator: np.ndarray) -> float:
     return bootstrap_stderr(statistic, len(numerator))
 
 
-def ratio_measure(name: str, numerator: Callable[[Sequence[SampleScore]], np.ndarray],
-                  denominator: Callable[[Sequence[SampleScore]], np.ndarray], stat: str) -> Metric:
+def ratio_measure(
+    name: str,
+    numerator: Callable[[Sequence[SampleScore]], np.ndarray],
+    denominator: Callable[[Sequence[SampleScore]], np.ndarray],
+    stat: str,
+) -> Metric:
     """A corpus-level measure ``Σ numerator / Σ denominator`` over samples, with its bootstrap standard error.
 
     Used for micro averages: sentence ordering's position accuracy and LCS (numerator the per-document count,
     denominator the sentences), dialogue parsing's micro P/R/F1 and per-turn means. The bootstrap resamples the
     scores in :func:`sample_order`, so the standard error does not depend on the order the samples ran in.
     """
-    return _metric_of(name, stat,
-                      lambda scores: ratio_of_sums(numerator(scores), denominator(scores)),
-                      lambda scores: ratio_stderr(*_ordered_arrays(scores, numerator, denominator)))
+    return _metric_of(
+        name,
+        stat,
+        lambda scores: ratio_of_sums(numerator(scores), denominator(scores)),
+        lambda scores: ratio_stderr(*_ordered_arrays(scores, numerator, denominator)),
+    )
 
 
 def sample_order(scores: Sequence[SampleScore]) -> list[SampleScore]:
@@ -237,13 +257,15 @@ def sample_order(scores: Sequence[SampleScore]) -> list[SampleScore]:
     return sorted(scores, key=lambda item: str(item.sample_id))
 
 
-def _ordered_arrays(scores: Sequence[SampleScore], *arrays: Callable[[Sequence[SampleScore]], np.ndarray]
-                    ) -> tuple[np.ndarray, ...]:
+def _ordered_arrays(
+    scores: Sequence[SampleScore], *arrays: Callable[[Sequence[SampleScore]], np.ndarray]
+) -> tuple[np.ndarray, ...]:
     ordered = sample_order(scores)
     return tuple(array(ordered) for array in arrays)
 
 
 # --------------------------------------------------------------------------------------- label measures
+
 
 def label_pairs(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
     """``(gold labels, predicted labels)`` of label-choice scores: sample metadata ``gold`` and ``Score.answer``.
@@ -309,8 +331,9 @@ def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
     f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
     total = support.sum(axis=1, keepdims=True)
     weights = np.divide(support, total, out=np.zeros_like(support), where=total > 0)
-    return np.stack([(weights * precision).sum(axis=1), (weights * recall).sum(axis=1),
-                     (weights * f1).sum(axis=1)], axis=1)
+    return np.stack(
+        [(weights * precision).sum(axis=1), (weights * recall).sum(axis=1), (weights * f1).sum(axis=1)], axis=1
+    )
 
 
 def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
@@ -329,9 +352,12 @@ def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> fl
 
 
 def _weighted_measure(name: str, index: int, stat: str) -> Metric:
-    return _metric_of(name, stat,
-                      lambda scores: weighted_prf(*label_pairs(scores))[index],
-                      lambda scores: confusion_stderr(*label_pairs(scores), index))
+    return _metric_of(
+        name,
+        stat,
+        lambda scores: weighted_prf(*label_pairs(scores))[index],
+        lambda scores: confusion_stderr(*label_pairs(scores), index),
+    )
 
 
 @metric
@@ -378,9 +404,12 @@ def micro_f1_stderr(gold: Sequence[str], pred: Sequence[str]) -> float:
 @metric
 def micro_f1(stat: Stat = "both") -> Metric:
     """Micro-F1 over the relation labels (TBD, TDD-Man: paper Table 3), with its bootstrap standard error."""
-    return _metric_of("micro_f1", stat,
-                      lambda scores: micro_f1_of(*label_pairs(scores)),
-                      lambda scores: micro_f1_stderr(*label_pairs(scores)))
+    return _metric_of(
+        "micro_f1",
+        stat,
+        lambda scores: micro_f1_of(*label_pairs(scores)),
+        lambda scores: micro_f1_stderr(*label_pairs(scores)),
+    )
 
 
 def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, float]]:
@@ -395,8 +424,10 @@ def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[st
 
     labels = sorted(set(gold))
     p, r, f, s = precision_recall_fscore_support(gold, pred, labels=labels, average=None, zero_division=0)
-    return {label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": float(s[i])}
-            for i, label in enumerate(labels)}
+    return {
+        label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": float(s[i])}
+        for i, label in enumerate(labels)
+    }
 
 
 @metric
@@ -432,8 +463,9 @@ def overview(measure: Metric, group_key: str = PRIMARY_GROUP_KEY) -> Metric:
     return compute
 
 
-def label_metrics(group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool = False,
-                  accuracy_group_keys: Sequence[str] = ()) -> list[Metric]:
+def label_metrics(
+    group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool = False, accuracy_group_keys: Sequence[str] = ()
+) -> list[Metric]:
     """The metric list of a single-label classification scorer (Tables 2–4, 13–31).
 
     Args:
@@ -447,8 +479,16 @@ def label_metrics(group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool 
         :func:`measure_metrics`, then :func:`per_class` over all samples.
     """
     measures: list[Callable[..., Metric]] = [micro_f1] if micro else []
-    measures += [accuracy, weighted_precision, weighted_recall, weighted_f1, invalid, ambiguous,
-                 output_tokens, reasoning_tokens]
+    measures += [
+        accuracy,
+        weighted_precision,
+        weighted_recall,
+        weighted_f1,
+        invalid,
+        ambiguous,
+        output_tokens,
+        reasoning_tokens,
+    ]
     headline_key = accuracy_group_keys[0] if accuracy_group_keys and not micro else group_keys[0]
     metrics: list[Metric] = [overview(measures[0](stat="value"), headline_key)]
     for measure in measures:
@@ -459,6 +499,7 @@ def label_metrics(group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool 
 
 
 # --------------------------------------------------------------------------------------- reading logs
+
 
 def _unqualified(name: str) -> str:
     return name.split("/", 1)[-1]
@@ -488,7 +529,7 @@ def read_results(log: Any) -> list[dict[str, Any]]:
                 prefix = template.split("{group_name}")[0]
                 if not entry.name.startswith(prefix):
                     continue
-                group_key, group = str(params["group_key"]), entry.name[len(prefix):]
+                group_key, group = str(params["group_key"]), entry.name[len(prefix) :]
             elif entry.group is not None:
                 measure = _unqualified(entry.group)
                 if entry.name == measure:
@@ -501,14 +542,24 @@ def read_results(log: Any) -> list[dict[str, Any]]:
             else:
                 continue
             key = (score.name, measure, group_key, group)
-            row = rows.setdefault(key, {"scorer": score.name, "measure": measure, "group_key": group_key,
-                                        "group": group, "value": float("nan"), "stderr": float("nan")})
+            row = rows.setdefault(
+                key,
+                {
+                    "scorer": score.name,
+                    "measure": measure,
+                    "group_key": group_key,
+                    "group": group,
+                    "value": float("nan"),
+                    "stderr": float("nan"),
+                },
+            )
             row["stderr" if stat == "stderr" else "value"] = float(entry.value)
     return list(rows.values())
 
 
-def measures_by_group(log: Any, scorer: str | None = None, group_key: str = PRIMARY_GROUP_KEY
-                      ) -> dict[str, dict[str, float]]:
+def measures_by_group(
+    log: Any, scorer: str | None = None, group_key: str = PRIMARY_GROUP_KEY
+) -> dict[str, dict[str, float]]:
     """:func:`read_results` as ``{measure: {"all": value, group: value, …}}`` for one group key (notebooks, tests).
 
     Args:

@@ -77,8 +77,10 @@ def main() -> int:
     except RuntimeError as ex:
         print(f"error: {ex}", file=sys.stderr)
         return 1
-    print(f"tiktoken o200k_base cached at {path} (sha256 {O200K_SHA256[:12]}…, verified); "
-          f"other programs using tiktoken offline: export TIKTOKEN_CACHE_DIR={path.parent}")
+    print(
+        f"tiktoken o200k_base cached at {path} (sha256 {O200K_SHA256[:12]}…, verified); "
+        f"other programs using tiktoken offline: export TIKTOKEN_CACHE_DIR={path.parent}"
+    )
     return 0
 
 

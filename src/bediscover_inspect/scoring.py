@@ -10,7 +10,7 @@ named, no stated choice, scored invalid), ``output_tokens`` and ``reasoning_toke
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from inspect_ai.scorer import Score
 from inspect_ai.solver import TaskState
@@ -51,6 +51,10 @@ def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, s
         },
         answer=parsed.label if parsed.label is not None else INVALID_ANSWER,
         explanation=completion,
-        metadata={"rule": parsed.rule, "candidates": list(parsed.candidates), "echo": parsed.echo,
-                  "cut_off": parsed.cut_off},
+        metadata={
+            "rule": parsed.rule,
+            "candidates": list(parsed.candidates),
+            "echo": parsed.echo,
+            "cut_off": parsed.cut_off,
+        },
     )

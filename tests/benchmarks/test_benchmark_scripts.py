@@ -49,7 +49,8 @@ def test_server_answers_every_task_validly(bench_modules):
     answer = bench_modules.answer
     seen = {}
     for messages in _first_messages(discourse_markers(dataset="all")) + _first_messages(
-            discourse_markers(dataset="otherwise")):
+        discourse_markers(dataset="otherwise")
+    ):
         reply = answer(messages, reasoning_tokens=32)
         labels = _listed(messages[0]["content"], "labels:")
         assert reply.task == "discourse_markers" and any(label in reply.text for label in labels), reply
@@ -96,12 +97,20 @@ def test_server_speaks_openai_and_queues_beyond_its_slots(bench_modules, tmp_pat
         assert served.env["BENCH_BASE_URL"].startswith("http://127.0.0.1:")
 
         def call() -> None:
-            body = json.dumps({"model": server.MODEL_NAME, "messages": [
-                {"role": "system", "content": "The assistant identifies the **temporal relation** …"},
-                {"role": "user", "content": "Quesiton: What is the temporal relation?"}]}).encode()
-            request = urllib.request.Request(f"{served.base_url}/chat/completions", data=body,
-                                             headers={"Content-Type": "application/json",
-                                                      "Authorization": "Bearer bench"})
+            body = json.dumps(
+                {
+                    "model": server.MODEL_NAME,
+                    "messages": [
+                        {"role": "system", "content": "The assistant identifies the **temporal relation** …"},
+                        {"role": "user", "content": "Quesiton: What is the temporal relation?"},
+                    ],
+                }
+            ).encode()
+            request = urllib.request.Request(
+                f"{served.base_url}/chat/completions",
+                data=body,
+                headers={"Content-Type": "application/json", "Authorization": "Bearer bench"},
+            )
             with urllib.request.urlopen(request, timeout=30) as response:
                 replies.append(json.loads(response.read()))
 
@@ -134,10 +143,12 @@ def test_ideal_wall_takes_the_longest_chain(bench_modules, monkeypatch):
 def test_run_all_quick(tmp_path):
     """``run_all.py --quick``: data loading, the overhead rounds on dialogue parsing (multi-call replay) and the
     served benchmark on sentence ordering with the whole-suite run and the report; every result file written."""
-    env = dict(os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"),
-               BEDISCOVER_BENCH_WORK=str(tmp_path / "work"))
-    proc = subprocess.run([sys.executable, str(BENCH / "run_all.py"), "--quick"], env=env, capture_output=True,
-                          text=True, timeout=600)
+    env = dict(
+        os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
+    )
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run_all.py"), "--quick"], env=env, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     results = tmp_path / "results"
     for name in ("data_loading", "overhead", "served"):

@@ -16,8 +16,14 @@ from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, 
 
 @modelapi(name="slowmock")
 class SlowMock(ModelAPI):
-    def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),
+        **model_args: Any,
+    ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
 
     async def generate(self, input, tools, tool_choice, config):  # noqa: ANN001 (ModelAPI signature)

@@ -28,7 +28,12 @@ def test_unknown_task_is_a_clear_error(capsys):
 
 def test_parse_kv_reads_json_and_booleans():
     assert parse_kv(["a=1", "b=true", "c=x,y", "d=[1, 2]", "e=nips-abs"], "-T") == {
-        "a": 1, "b": True, "c": "x,y", "d": [1, 2], "e": "nips-abs"}
+        "a": 1,
+        "b": True,
+        "c": "x,y",
+        "d": [1, 2],
+        "e": "nips-abs",
+    }
     with pytest.raises(UsageError, match="-M expects key=value"):
         parse_kv(["novalue"], "-M")
 
@@ -54,17 +59,46 @@ def test_report_missing_log_dir_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_report_missing_log_dir_console_script_has_no_traceback(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "bediscover_inspect.cli", "report", "--log-dir",
-                           str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o")],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bediscover_inspect.cli",
+            "report",
+            "--log-dir",
+            str(tmp_path / "nonexistent"),
+            "--out",
+            str(tmp_path / "o"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        f"bediscover report: error: log directory not found: {tmp_path / 'nonexistent'}"]
+        f"bediscover report: error: log directory not found: {tmp_path / 'nonexistent'}"
+    ]
 
 
 def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
-    base = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning",
-            "off", "--limit", "1", "--log-dir", str(tmp_path / "logs"), "--display", "none"]
+    base = [
+        "run",
+        "--model",
+        "mockllm/model",
+        "--tasks",
+        "sentence_ordering",
+        "--seeds",
+        "0",
+        "--reasoning",
+        "off",
+        "--limit",
+        "1",
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--display",
+        "none",
+    ]
     assert main(base + ["-M", "novalue"]) == 2
     assert "-M expects key=value" in _one_line_error(capsys, "run")
     assert main(base + ["-T", "no_such_arg=1"]) == 2
@@ -74,37 +108,80 @@ def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
 
 
 def test_one_task_per_seed_and_mode_seed_in_generate_config():
-    tasks = build_tasks(["sentence_ordering"], [0, 42], [False, True], "paper",
-                        {"sentence_ordering.datasets": "nips-abs"}, model="vllm/Qwen/Qwen3-8B")
+    tasks = build_tasks(
+        ["sentence_ordering"],
+        [0, 42],
+        [False, True],
+        "paper",
+        {"sentence_ordering.datasets": "nips-abs"},
+        model="vllm/Qwen/Qwen3-8B",
+    )
     assert [(t.config.seed, t.config.temperature) for t in tasks] == [(0, 0.7), (42, 0.7), (0, 0.6), (42, 0.6)]
 
 
 def test_build_tasks_reads_the_preset_family_from_the_model():
     # the tasks are built before the eval starts: build_tasks resolves presets=auto from --model itself
-    [so, dp] = build_tasks(["sentence_ordering", "dialogue_parsing"], [0], [True], "paper",
-                           {"sentence_ordering.datasets": "nips-abs", "dialogue_parsing.dataset": "stac"},
-                           model="openai/gpt-5-mini", reasoning_effort="high")
+    [so, dp] = build_tasks(
+        ["sentence_ordering", "dialogue_parsing"],
+        [0],
+        [True],
+        "paper",
+        {"sentence_ordering.datasets": "nips-abs", "dialogue_parsing.dataset": "stac"},
+        model="openai/gpt-5-mini",
+        reasoning_effort="high",
+    )
     assert (so.config.max_tokens, so.config.verbosity, so.config.temperature) == (8192, "low", None)
     assert (dp.config.max_tokens, dp.config.verbosity) == (32768, "low")
     assert dp.metadata["generation"]["family"] == "gpt-5-mini-high"
     assert dp.metadata["parameters"]["presets"] == "gpt-5-mini-high"
-    [r1] = build_tasks(["dialogue_parsing"], [0], [True], "paper", {"dataset": "stac"},
-                       model="together/deepseek-ai/DeepSeek-R1-0528")
+    [r1] = build_tasks(
+        ["dialogue_parsing"], [0], [True], "paper", {"dataset": "stac"}, model="together/deepseek-ai/DeepSeek-R1-0528"
+    )
     assert (r1.config.max_tokens, r1.config.temperature) == (16384, None)
     # a -T presets given by the user is kept
-    [none] = build_tasks(["sentence_ordering"], [0], [True], "paper", {"datasets": "nips-abs", "presets": "none"},
-                         model="vllm/Qwen/Qwen3-8B")
+    [none] = build_tasks(
+        ["sentence_ordering"],
+        [0],
+        [True],
+        "paper",
+        {"datasets": "nips-abs", "presets": "none"},
+        model="vllm/Qwen/Qwen3-8B",
+    )
     assert (none.config.max_tokens, none.config.temperature, none.config.seed) == (None, None, 0)
 
 
 def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
-    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model", "--tasks", "sentence_ordering",
-           "discourse_markers", "--seeds", "0", "1", "--reasoning", "off", "--limit", "4", "--log-dir",
-           str(log_dir), "--max-tasks", "1", "--max-samples", "1", "--display", "none",
-           "-T", "sentence_ordering.datasets=nips-abs"]
-    return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    cmd = [
+        sys.executable,
+        str(RUNNER),
+        "run",
+        "--model",
+        "slowmock/model",
+        "--tasks",
+        "sentence_ordering",
+        "discourse_markers",
+        "--seeds",
+        "0",
+        "1",
+        "--reasoning",
+        "off",
+        "--limit",
+        "4",
+        "--log-dir",
+        str(log_dir),
+        "--max-tasks",
+        "1",
+        "--max-samples",
+        "1",
+        "--display",
+        "none",
+        "-T",
+        "sentence_ordering.datasets=nips-abs",
+    ]
+    return subprocess.Popen(
+        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
 
 
 def _generations(counter: Path) -> int:
@@ -139,7 +216,8 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
             scored[(log.eval.task, log.plan.config.seed, str(sample.id))] += 1
     evals = {(task, seed) for task, seed, _ in scored}
     assert {(task.rsplit("/", 1)[-1], seed) for task, seed in evals} == {
-        (t, s) for t in ("sentence_ordering", "discourse_markers") for s in (0, 1)}
+        (t, s) for t in ("sentence_ordering", "discourse_markers") for s in (0, 1)
+    }
     assert len(scored) == 16 and set(scored.values()) == {1}
 
     # and the report reads these logs: 2 seeds per task, nothing missing
@@ -176,8 +254,23 @@ def test_vllm_without_server_or_package_is_one_line_exit_2(tmp_path, monkeypatch
     monkeypatch.delenv("VLLM_BASE_URL", raising=False)
     if importlib.util.find_spec("vllm") is not None:  # pragma: no cover - CI has no vllm
         pytest.fail("this test needs a machine without the vllm package")
-    code = main(["run", "--model", "vllm/Qwen/Qwen3-8B", "--tasks", "discourse_markers", "--seeds", "0",
-                 "--reasoning", "off", "--log-dir", str(tmp_path / "logs"), "-T", "dataset=otherwise"])
+    code = main(
+        [
+            "run",
+            "--model",
+            "vllm/Qwen/Qwen3-8B",
+            "--tasks",
+            "discourse_markers",
+            "--seeds",
+            "0",
+            "--reasoning",
+            "off",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "-T",
+            "dataset=otherwise",
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert "VLLM_BASE_URL" in err[0] and "pip install 'bediscover-inspect[vllm]'" in err[0]
@@ -186,17 +279,54 @@ def test_vllm_without_server_or_package_is_one_line_exit_2(tmp_path, monkeypatch
 
 def test_provider_errors_lose_their_console_markup(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    code = main(["run", "--model", "openai/gpt-5-mini", "--tasks", "discourse_markers", "--seeds", "0",
-                 "--reasoning", "on", "--log-dir", str(tmp_path / "logs"), "-T", "dataset=otherwise"])
+    code = main(
+        [
+            "run",
+            "--model",
+            "openai/gpt-5-mini",
+            "--tasks",
+            "discourse_markers",
+            "--seeds",
+            "0",
+            "--reasoning",
+            "on",
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "-T",
+            "dataset=otherwise",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "OPENAI_API_KEY" in err and "[bold]" not in err and "[/" not in err, err
 
 
 def test_generate_flags_override_table_7_presets(tmp_path):
     log_dir = tmp_path / "logs"
-    code = main(["run", "--model", "mockllm/Qwen3-8B", "--tasks", "sentence_ordering", "--seeds", "1",
-                 "--reasoning", "on", "--limit", "1", "--max-tokens", "77", "--top-p", "0.5",
-                 "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none"])
+    code = main(
+        [
+            "run",
+            "--model",
+            "mockllm/Qwen3-8B",
+            "--tasks",
+            "sentence_ordering",
+            "--seeds",
+            "1",
+            "--reasoning",
+            "on",
+            "--limit",
+            "1",
+            "--max-tokens",
+            "77",
+            "--top-p",
+            "0.5",
+            "-T",
+            "datasets=nips-abs",
+            "--log-dir",
+            str(log_dir),
+            "--display",
+            "none",
+        ]
+    )
     assert code == 0
     [info] = list_eval_logs(str(log_dir))
     log = read_eval_log(info)

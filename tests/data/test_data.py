@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from tests.helpers import assert_sha1_warning
-
 import http.server
 import json
 import threading
@@ -22,6 +20,7 @@ from bediscover_inspect.data import (
     resolve_data_file,
     subset_size,
 )
+from tests.helpers import assert_sha1_warning
 
 
 def test_git_blob_sha1_matches_git():
@@ -38,8 +37,15 @@ def test_registry_covers_manifest():
 
 def test_paper_subset_counts_reproduce_table_1():
     counts = {f.dataset: subset_size(f.records, f.paper_fraction) for f in REGISTRY.values() if f.task == "so"}
-    assert counts == {"aan-abstract": 806, "arxiv-abstracts": 898, "nips-abs": 377, "nsf": 814, "roc": 883,
-                      "sind-captions": 808, "wiki-movies": 836}
+    assert counts == {
+        "aan-abstract": 806,
+        "arxiv-abstracts": 898,
+        "nips-abs": 377,
+        "nsf": 814,
+        "roc": 883,
+        "sind-captions": 808,
+        "wiki-movies": 836,
+    }
     dr = [f for f in REGISTRY.values() if f.task == "dr"]
     assert len(dr) == 38
     # paper §5.2 / Table 1: 43,716 test relations over 38 corpora, 8,757 evaluated
@@ -81,8 +87,13 @@ def test_missing_file_under_explicit_root(data_root):
     with pytest.raises(DataFileMissingError) as err:
         resolve_data_file("so/wiki-movies/test_id.jsonl", data_root)
     message = str(err.value)
-    for part in ("wiki-movies", "so/wiki-movies/test_id.jsonl", "96d7ce9b1698e974fbba9c48be249981f9e8f225",
-                 "-T data_dir", "BEDISCOVER_DATA_DIR"):
+    for part in (
+        "wiki-movies",
+        "so/wiki-movies/test_id.jsonl",
+        "96d7ce9b1698e974fbba9c48be249981f9e8f225",
+        "-T data_dir",
+        "BEDISCOVER_DATA_DIR",
+    ):
         assert part in message
 
 
@@ -109,8 +120,9 @@ def test_download_with_fake_transport(cache_only, data_root):
         return real
 
     resolved = resolve_data_file("dm/otherwise/test_id.json", fetch=fetch)
-    assert urls == [f"https://raw.githubusercontent.com/chuyuanli/BeDiscovER/{data.PINNED_COMMIT}/data/"
-                    "dm/otherwise/test_id.json"]
+    assert urls == [
+        f"https://raw.githubusercontent.com/chuyuanli/BeDiscovER/{data.PINNED_COMMIT}/data/dm/otherwise/test_id.json"
+    ]
     assert resolved.source == "cache" and resolved.verified is True
     assert Path(resolved.local_path) == cache_only / "dm" / "otherwise" / "test_id.json"
     # second call uses the cache, no fetch
@@ -206,8 +218,10 @@ def test_json_errors_read_as_one_sentence_on_one_line(tmp_path):
     whole.write_text('[{"id": 0}, {"id": 1 "x": 2}]')
     with pytest.raises(DataFormatError) as err:
         read_records(str(whole), limit=2)
-    assert str(err.value) == (f"{whole}: not valid JSON after 1 complete records (parse error: after key and "
-                              "value, inside map, I expect ',' or '}')")
+    assert str(err.value) == (
+        f"{whole}: not valid JSON after 1 complete records (parse error: after key and "
+        "value, inside map, I expect ',' or '}')"
+    )
 
 
 def _root_with(tmp_path, path: str, content: bytes) -> Path:
@@ -248,7 +262,9 @@ def test_select_datasets_shared_by_every_task_selector():
     assert data.select_datasets("c, a,c", choices) == ["a", "c"]
     assert data.select_datasets("c, a,c", choices, paper_order=False) == ["c", "a"]
     assert data.select_datasets(["b", "all"], choices) == ["a", "b", "c"]
-    with pytest.raises(ValueError, match=r"corpora must be 'all' or one or more of \['a', 'b', 'c'\].*unknown: \['d'\]"):
+    with pytest.raises(
+        ValueError, match=r"corpora must be 'all' or one or more of \['a', 'b', 'c'\].*unknown: \['d'\]"
+    ):
         data.select_datasets("a,d", choices, "corpora")
     with pytest.raises(ValueError, match="one or more of"):
         data.select_datasets(" , ", choices)

@@ -47,15 +47,22 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
     first = single["stac"][0]
     assert first.id == "stac_s1-league3-game3_1_01"
     assert first.metadata == {
-        "dataset": "stac", "dialogue": "s1-league3-game3_1", "turn": 1,
-        "doc_id": "s1-league3-game3_1_01", "gold": "ELABORATION(0,1)", "n_edus": 8,
+        "dataset": "stac",
+        "dialogue": "s1-league3-game3_1",
+        "turn": 1,
+        "doc_id": "s1-league3-game3_1_01",
+        "gold": "ELABORATION(0,1)",
+        "n_edus": 8,
     }
     dialogue = incremental["stac"][0]
     assert dialogue.id == "stac_s1-league3-game3_1"
-    assert dialogue.metadata["edus"][:2] == ["0. Gaeilgeoir: anyone have clay? :)",
-                                             "1. Gaeilgeoir: I have wheat and wood"]
+    assert dialogue.metadata["edus"][:2] == [
+        "0. Gaeilgeoir: anyone have clay? :)",
+        "1. Gaeilgeoir: I have wheat and wood",
+    ]
     assert dialogue.metadata["turns"][6] == {
-        "turn": 7, "doc_id": "s1-league3-game3_1_07",
+        "turn": 7,
+        "doc_id": "s1-league3-game3_1_07",
         "gold": "ACKNOWLEDGEMENT(5,7) ACKNOWLEDGEMENT(2,7) ACKNOWLEDGEMENT(3,7)",
     }
     assert incremental["molweni"][0].id == "molweni_1038"
@@ -69,8 +76,9 @@ def test_stable_ids_and_metadata(single: dict, incremental: dict) -> None:
     # empty gold 4 / 19 / 8; relations STAC 1127, Molweni 3911, MSDC 6018
     [("stac", 8, 2, 4, 1127), ("molweni", 0, 0, 19, 3911), ("msdc", 56, 7, 8, 6018)],
 )
-def test_gold_quirks(dataset: str, backward: int, duplicate_pair_turns: int, empty_gold: int, relations: int,
-                     single: dict) -> None:
+def test_gold_quirks(
+    dataset: str, backward: int, duplicate_pair_turns: int, empty_gold: int, relations: int, single: dict
+) -> None:
     golds = [parse_gold(s.metadata["gold"]) for s in single[dataset]]
     # the checks of the loader hold on the real files: labels of the prompt's set, no self-loop, every parent
     # (backward ones included) an utterance of its dialogue, i.e. every gold relation is a valid prediction
@@ -109,8 +117,9 @@ def _structure_of(prompt: str) -> str:
 
 
 @pytest.mark.parametrize(("dataset", "gapped"), [("stac", 32), ("molweni", 105), ("msdc", 121)])
-def test_gold_fed_incremental_prompts_equal_single_turn_prompts(dataset: str, gapped: int, single: dict,
-                                                                incremental: dict) -> None:
+def test_gold_fed_incremental_prompts_equal_single_turn_prompts(
+    dataset: str, gapped: int, single: dict, incremental: dict
+) -> None:
     """With its own predictions equal to gold, the agent sees the data file's prompt of each turn, except that
     the structure has no empty slot where the file's shows a gold head without relation as a double space
     (``gapped`` such prompts per corpus).
@@ -207,14 +216,22 @@ def _broken_root(tmp_path: Path, data_root: Path, edit) -> Path:
         (lambda r: r[3].update(gold="QA_PAIR 0 4"), r"s1-league3-game3_1_04.*field 'gold': not a relation"),
         (lambda r: r[3].update(new_turn="9. inca: sorry"), r"field 'new_turn' should start with '4. '"),
         # unknown gold labels, self-loops and parents past the dialogue are load errors
-        (lambda r: r[3].update(gold="FOOBAR(0,4)"),
-         r"record 3 \(doc_id='s1-league3-game3_1_04'\): field 'gold' has FOOBAR\(0,4\) whose label 'FOOBAR' is not"),
-        (lambda r: r[3].update(gold="QA_PAIR(0,4) CONFIRM_Q(1,4)"),  # an MSDC label, not a STAC one
-         r"record 3 .*field 'gold' has CONFIRM_Q\(1,4\) whose label 'CONFIRM_Q' is not one of the dataset's"),
-        (lambda r: r[1].update(gold="COMMENT(2,2)"),
-         r"record 1 \(doc_id='s1-league3-game3_1_02'\): field 'gold' has COMMENT\(2,2\), a self-loop"),
-        (lambda r: r[3].update(gold="QA_PAIR(8,4)"),  # the dialogue has utterances 0 … 7
-         r"record 3 .*field 'gold' has QA_PAIR\(8,4\) whose parent is not an utterance of the dialogue \(ids 0 … 7\)"),
+        (
+            lambda r: r[3].update(gold="FOOBAR(0,4)"),
+            r"record 3 \(doc_id='s1-league3-game3_1_04'\): field 'gold' has FOOBAR\(0,4\) whose label 'FOOBAR' is not",
+        ),
+        (
+            lambda r: r[3].update(gold="QA_PAIR(0,4) CONFIRM_Q(1,4)"),  # an MSDC label, not a STAC one
+            r"record 3 .*field 'gold' has CONFIRM_Q\(1,4\) whose label 'CONFIRM_Q' is not one of the dataset's",
+        ),
+        (
+            lambda r: r[1].update(gold="COMMENT(2,2)"),
+            r"record 1 \(doc_id='s1-league3-game3_1_02'\): field 'gold' has COMMENT\(2,2\), a self-loop",
+        ),
+        (
+            lambda r: r[3].update(gold="QA_PAIR(8,4)"),  # the dialogue has utterances 0 … 7
+            r"record 3 .*field 'gold' has QA_PAIR\(8,4\) whose parent is not an utterance of the dialogue \(ids 0 … 7\)",
+        ),
     ],
 )
 @pytest.mark.parametrize("mode", ["single-turn", "incremental"])
@@ -249,8 +266,14 @@ def test_task_metadata_version_and_the_msdc_rebuild() -> None:
     with assert_sha1_warning():
         task = dialogue_parsing(dataset="msdc, stac", mode="single-turn")
     assert task.version == 2
-    assert task.metadata["parameters"] == {"dataset": ["stac", "msdc"], "mode": "single-turn", "subset": "paper",
-                                           "reasoning": False, "presets": "auto", "order": "longest-first"}
+    assert task.metadata["parameters"] == {
+        "dataset": ["stac", "msdc"],
+        "mode": "single-turn",
+        "subset": "paper",
+        "reasoning": False,
+        "presets": "auto",
+        "order": "longest-first",
+    }
     data = task.metadata["data"]
     assert data["ddp/stac/test_id.json"]["verified"] is True
     assert data["ddp/msdc/test_id.json"]["verified"] is False
@@ -266,8 +289,9 @@ def _root_with_stac_only(tmp_path: Path, data_root: Path) -> Path:
     return tmp_path
 
 
-def test_absent_file_is_skipped_by_default_and_an_error_when_named(tmp_path: Path, data_root: Path,
-                                                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_absent_file_is_skipped_by_default_and_an_error_when_named(
+    tmp_path: Path, data_root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from bediscover_inspect.data import DataFileMissingError
 
     root = str(_root_with_stac_only(tmp_path, data_root))

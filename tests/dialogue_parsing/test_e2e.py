@@ -54,8 +54,18 @@ def _stderrs(log: EvalLog) -> dict[str, dict[str, float]]:
     return table
 
 
-MEASURE_NAMES = ["link_f1", "link_precision", "link_recall", "full_f1", "full_precision", "full_recall",
-                 "invalid_rate", "no_relation_rate", "output_tokens_per_turn", "reasoning_tokens_per_turn"]
+MEASURE_NAMES = [
+    "link_f1",
+    "link_precision",
+    "link_recall",
+    "full_f1",
+    "full_precision",
+    "full_recall",
+    "invalid_rate",
+    "no_relation_rate",
+    "output_tokens_per_turn",
+    "reasoning_tokens_per_turn",
+]
 """The scorer's measures (log entry names), as the README lists them."""
 
 
@@ -167,11 +177,18 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
         noise = "".join(rng.choice(alphabet) for _ in range(40))
         return f"{noise} NOT_A_LABEL(0,{j}) QA_PAIR({j},{j + 1})"
 
-    log = _run(tmp_path, dialogue_parsing(dataset="molweni", mode="incremental", order="file"), scripted_model(respond), limit=5)
+    log = _run(
+        tmp_path,
+        dialogue_parsing(dataset="molweni", mode="incremental", order="file"),
+        scripted_model(respond),
+        limit=5,
+    )
     metrics = _metrics(log)
     assert len(log.samples) == 5
-    total = {k: sum(s.scores["dialogue_parsing_scorer"].value[k] for s in log.samples)
-             for k in ("turns", "relations_invalid", "relations_read")}
+    total = {
+        k: sum(s.scores["dialogue_parsing_scorer"].value[k] for s in log.samples)
+        for k in ("turns", "relations_invalid", "relations_read")
+    }
     assert total["relations_invalid"] >= 2 * total["turns"]
     assert metrics["invalid_rate"]["molweni"] == pytest.approx(total["relations_invalid"] / total["relations_read"])
 
@@ -184,8 +201,10 @@ def test_hostile_answers_are_invalid_and_never_fed_back(tmp_path: Path) -> None:
 
     def respond(messages: Sequence[ChatMessage]) -> str:
         j = _new_turn(messages)
-        return (f"QAP({huge}, {j}) QA_PAIR(99999999999999999999,{j}) QA_PAIR(1000000,{j}) "
-                f"QA_PAIR({j + 50},{j}) COMMENT({j - 1},{j}) " + "ha" * 50_000)
+        return (
+            f"QAP({huge}, {j}) QA_PAIR(99999999999999999999,{j}) QA_PAIR(1000000,{j}) "
+            f"QA_PAIR({j + 50},{j}) COMMENT({j - 1},{j}) " + "ha" * 50_000
+        )
 
     log = _run(tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1)
     metrics = _metrics(log)
@@ -226,7 +245,9 @@ def test_dialogue_stopped_by_a_limit_is_scored_on_the_turns_it_answered(tmp_path
         j = _new_turn(messages)
         return f"QA_PAIR({j - 1},{j})"
 
-    log = _run(tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1, message_limit=6)
+    log = _run(
+        tmp_path, dialogue_parsing(dataset="stac", order="file"), scripted_model(respond), limit=1, message_limit=6
+    )
     sample = log.samples[0]
     assert sample.limit is not None and sample.limit.type == "message"
     calls = [e for e in sample.events if e.event == "model"]
@@ -269,8 +290,13 @@ def test_scorer_counts_what_the_agent_read_without_parsing_again(tmp_path: Path)
 
     task = dialogue_parsing(dataset="stac")
     plain = _run(tmp_path / "plain", task, scripted_model(respond), limit=2)
-    altered = _run(tmp_path / "altered", task, scripted_model(respond), limit=2,
-                   solver=[incremental_parser(), _overwrite_stored_completions()])
+    altered = _run(
+        tmp_path / "altered",
+        task,
+        scripted_model(respond),
+        limit=2,
+        solver=[incremental_parser(), _overwrite_stored_completions()],
+    )
     for before, after in zip(plain.samples, altered.samples, strict=True):
         assert after.store[TURNS_STORE_KEY][0]["completion"] == "COMMENT(0,1)"
         assert after.scores["dialogue_parsing_scorer"].value == before.scores["dialogue_parsing_scorer"].value

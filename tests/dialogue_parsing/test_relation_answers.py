@@ -53,13 +53,19 @@ def test_unclosed_think_is_a_cut_off_answer(answer):
     ("answer", "expected"),
     [
         ("COMMENT(1,3) was my first idea, but turn 3 answers 2.\nAnswer: QA_PAIR(2,3)", ["QA_PAIR(2,3)"]),
-        ("ELABORATION(0,3) and CONTRAST(1,3) are possible.\nFinal answer: CONTRAST(1,3) RESULT(2,3)",
-         ["CONTRAST(1,3)", "RESULT(2,3)"]),
+        (
+            "ELABORATION(0,3) and CONTRAST(1,3) are possible.\nFinal answer: CONTRAST(1,3) RESULT(2,3)",
+            ["CONTRAST(1,3)", "RESULT(2,3)"],
+        ),
         ("Structure: NARRATION(2,3)\n\nExplanation: COMMENT(1,3) would need a remark.", ["NARRATION(2,3)"]),
-        ("The structure is QA_PAIR(2, 3), ELABORATION(0, 3).\nCOMMENT(1,3) does not fit.",
-         ["QA_PAIR(2,3)", "ELABORATION(0,3)"]),
-        ("Candidates: QAP(2,3), Q-Elab(1,3).\n**Answer:**\n- QAP(2,3)\n- Q-Elab(1,3)",
-         ["QA_PAIR(2,3)", "Q_ELABORATION(1,3)"]),
+        (
+            "The structure is QA_PAIR(2, 3), ELABORATION(0, 3).\nCOMMENT(1,3) does not fit.",
+            ["QA_PAIR(2,3)", "ELABORATION(0,3)"],
+        ),
+        (
+            "Candidates: QAP(2,3), Q-Elab(1,3).\n**Answer:**\n- QAP(2,3)\n- Q-Elab(1,3)",
+            ["QA_PAIR(2,3)", "Q_ELABORATION(1,3)"],
+        ),
         ("I'd go with \\boxed{EXPLANATION(2,3)} rather than RESULT(2,3)", ["EXPLANATION(2,3)"]),
     ],
 )
@@ -73,7 +79,10 @@ def test_last_marked_answer_wins_over_earlier_relations(answer, expected):
     ("answer", "expected"),
     [
         ("Answer: COMMENT(1,3)\nCorrected: QA_PAIR(2,3)", ["QA_PAIR(2,3)"]),
-        ("QA_PAIR(2,3)\n\nActually, ACKNOWLEDGEMENT(2,3) ELABORATION(1,3)", ["ACKNOWLEDGEMENT(2,3)", "ELABORATION(1,3)"]),
+        (
+            "QA_PAIR(2,3)\n\nActually, ACKNOWLEDGEMENT(2,3) ELABORATION(1,3)",
+            ["ACKNOWLEDGEMENT(2,3)", "ELABORATION(1,3)"],
+        ),
         ("Answer: RESULT(2,3)\nOn second thought: Answer: CONTINUATION(2,3)", ["CONTINUATION(2,3)"]),
         ("CONTRAST(1,3), or rather CORRECTION(1,3)", ["CORRECTION(1,3)"]),
     ],
@@ -87,8 +96,11 @@ def test_correction_after_a_first_draft_wins(answer, expected):
     [
         ("QA_PAIR(2,3)\n\nTurn 3 answers the question of turn 2; COMMENT(1,3) is not needed.", ["QA_PAIR(2,3)"], 1),
         ("QA_PAIR(2,3) because RESULT(1,3) would need a cause.", ["QA_PAIR(2,3)"], 1),
-        ("1. QA_PAIR(2,3)\n2. COMMENT(1,3)\n\nBoth relations hold, unlike NARRATION(0,3).",
-         ["QA_PAIR(2,3)", "COMMENT(1,3)"], 1),
+        (
+            "1. QA_PAIR(2,3)\n2. COMMENT(1,3)\n\nBoth relations hold, unlike NARRATION(0,3).",
+            ["QA_PAIR(2,3)", "COMMENT(1,3)"],
+            1,
+        ),
     ],
 )
 def test_prose_after_a_leading_answer_is_not_read(answer, expected, ignored):
@@ -101,8 +113,10 @@ def test_prose_after_a_leading_answer_is_not_read(answer, expected, ignored):
     [
         ("Turn 3 is not COMMENT(1,3); it answers turn 2: QA_PAIR(2,3).", ["QA_PAIR(2,3)"]),
         ("It reads like QA_PAIR(2,3) rather than Q_ELAB(2,3).", ["QA_PAIR(2,3)"]),
-        ("I see ELABORATION(1,3) and, instead of RESULT(2,3), CONTINUATION(2,3).",
-         ["ELABORATION(1,3)", "CONTINUATION(2,3)"]),
+        (
+            "I see ELABORATION(1,3) and, instead of RESULT(2,3), CONTINUATION(2,3).",
+            ["ELABORATION(1,3)", "CONTINUATION(2,3)"],
+        ),
     ],
 )
 def test_rejected_relation_in_prose_is_not_read(answer, expected):

@@ -87,8 +87,14 @@ def test_valid_parents_are_every_other_utterance_of_the_dialogue() -> None:
     answer = " ".join(f"COMMENT({x},4)" for x in range(-2, 13))
     parsed = parse_answer(answer, 4, STAC, 10)
     assert [r.x for r in parsed.valid] == [0, 1, 2, 3, 5, 6, 7, 8, 9]
-    assert parsed.invalid == ("COMMENT(-2,4)", "COMMENT(-1,4)", "COMMENT(4,4)", "COMMENT(10,4)",
-                              "COMMENT(11,4)", "COMMENT(12,4)")
+    assert parsed.invalid == (
+        "COMMENT(-2,4)",
+        "COMMENT(-1,4)",
+        "COMMENT(4,4)",
+        "COMMENT(10,4)",
+        "COMMENT(11,4)",
+        "COMMENT(12,4)",
+    )
     # a parent older than the 17-utterance context window is valid (19 MSDC gold parents are)
     assert parse_answer("NARRATION(2,40)", 40, MSDC_RELATIONS, 41).valid == (Relation(2, 40, "NARRATION"),)
 
@@ -109,15 +115,33 @@ LARGE = 100_000
         ("x" * LARGE + " QA_PAIR(0, 1)", 1, 0, ("QA_PAIR(0,1)",)),
         # the leading relation is the answer; the one after 100k characters of prose is ignored
         ("QA_PAIR(0, 1) " + "ha" * (LARGE // 2) + " COMMENT(0,1)", 1, 0, ("QA_PAIR(0,1)",)),
-        ("ha" * (LARGE // 2) + " QA_PAIR(0, 1) " + "ha" * (LARGE // 2) + " COMMENT(0,1)", 2, 0,
-         ("QA_PAIR(0,1)", "COMMENT(0,1)")),
+        (
+            "ha" * (LARGE // 2) + " QA_PAIR(0, 1) " + "ha" * (LARGE // 2) + " COMMENT(0,1)",
+            2,
+            0,
+            ("QA_PAIR(0,1)", "COMMENT(0,1)"),
+        ),
         ("Answer: " * (LARGE // 8) + "QA_PAIR(0,1)", 1, 0, ("QA_PAIR(0,1)",)),
         ("not " * (LARGE // 4) + "QA_PAIR(0,1)", 0, 0, ()),
         ("COMMENT(0,1) " * (LARGE // 13), LARGE // 13, 0, ("COMMENT(0,1)",)),
         ("QA_PAIR(0,9) " * (LARGE // 13), LARGE // 13, LARGE // 13, ()),
     ],
-    ids=["x", "ha", "A-", "words", "brackets", "unclosed", "long-label", "x+relation", "ha+relations",
-         "prose+relations", "markers", "rejections", "many", "many-invalid"],
+    ids=[
+        "x",
+        "ha",
+        "A-",
+        "words",
+        "brackets",
+        "unclosed",
+        "long-label",
+        "x+relation",
+        "ha+relations",
+        "prose+relations",
+        "markers",
+        "rejections",
+        "many",
+        "many-invalid",
+    ],
 )
 def test_large_answers_parse_completely(answer: str, read: int, invalid: int, valid: tuple[str, ...]) -> None:
     """Defect 2: the old pattern backtracked quadratically ('x' * 40,000 took 15-60 s, 'A-' * 50,000 73 s).

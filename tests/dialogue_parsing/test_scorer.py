@@ -65,8 +65,9 @@ def _counts(turns: list[tuple[int, str, str]]) -> TurnCounts:
 
 
 def _sample_score(sample_id: str, counts: TurnCounts, dataset: str = "stac") -> SampleScore:
-    return SampleScore(score=Score(value=dict(counts.as_dict())), sample_id=sample_id,
-                       sample_metadata={"dataset": dataset})
+    return SampleScore(
+        score=Score(value=dict(counts.as_dict())), sample_id=sample_id, sample_metadata={"dataset": dataset}
+    )
 
 
 def _value(measure: Callable[..., Metric], scores: list[SampleScore]) -> float:
@@ -85,22 +86,51 @@ def _all_entries(scores: list[SampleScore]) -> dict[str, Any]:
 def test_made_up_dialogue_counts_by_hand() -> None:
     counts = _counts(MADE_UP).as_dict()
     assert counts == {
-        "link_tp": 5, "link_pred": 8, "link_gold": 7, "full_tp": 4, "full_pred": 8, "full_gold": 8,
-        "relations_read": 11, "relations_invalid": 2, "no_relation": 1, "turns": 7,
-        "output_tokens": 28, "reasoning_tokens": 0,
+        "link_tp": 5,
+        "link_pred": 8,
+        "link_gold": 7,
+        "full_tp": 4,
+        "full_pred": 8,
+        "full_gold": 8,
+        "relations_read": 11,
+        "relations_invalid": 2,
+        "no_relation": 1,
+        "turns": 7,
+        "output_tokens": 28,
+        "reasoning_tokens": 0,
     }
     assert tuple(counts) == COUNT_KEYS
     one = [_sample_score("d", _counts(MADE_UP))]
     values = {name: value for name, value in _all_entries(one).items() if not name.endswith("_stac")}
-    assert values == pytest.approx({
-        "link_f1": 2 / 3, "link_precision": 5 / 8, "link_recall": 5 / 7,
-        "full_f1": 0.5, "full_precision": 0.5, "full_recall": 0.5,
-        "invalid_rate": 2 / 11, "no_relation_rate": 1 / 7,
-        "output_tokens_per_turn": 4.0,  # (1+…+7)/7
-        "reasoning_tokens_per_turn": 0.0,
-    } | {f"{m}_stderr": 0.0 for m in ("link_f1", "link_precision", "link_recall", "full_f1", "full_precision",
-                                      "full_recall", "invalid_rate", "no_relation_rate", "output_tokens_per_turn",
-                                      "reasoning_tokens_per_turn")})
+    assert values == pytest.approx(
+        {
+            "link_f1": 2 / 3,
+            "link_precision": 5 / 8,
+            "link_recall": 5 / 7,
+            "full_f1": 0.5,
+            "full_precision": 0.5,
+            "full_recall": 0.5,
+            "invalid_rate": 2 / 11,
+            "no_relation_rate": 1 / 7,
+            "output_tokens_per_turn": 4.0,  # (1+…+7)/7
+            "reasoning_tokens_per_turn": 0.0,
+        }
+        | {
+            f"{m}_stderr": 0.0
+            for m in (
+                "link_f1",
+                "link_precision",
+                "link_recall",
+                "full_f1",
+                "full_precision",
+                "full_recall",
+                "invalid_rate",
+                "no_relation_rate",
+                "output_tokens_per_turn",
+                "reasoning_tokens_per_turn",
+            )
+        }
+    )
 
 
 def test_f1_is_twice_tp_over_pred_plus_gold() -> None:
@@ -162,9 +192,20 @@ def _random_dialogues(n: int) -> list[SampleScore]:
         full_gold = link_gold + int(rng.integers(0, 2))
         full_tp = int(rng.integers(0, link_tp + 1))
         read = link_pred + int(rng.integers(0, 6))
-        counts = TurnCounts(link_tp, link_pred, link_gold, full_tp, link_pred, full_gold, read,
-                            read - link_pred, int(rng.integers(0, turns + 1)), turns,
-                            int(rng.integers(5, 60)) * turns, 0)
+        counts = TurnCounts(
+            link_tp,
+            link_pred,
+            link_gold,
+            full_tp,
+            link_pred,
+            full_gold,
+            read,
+            read - link_pred,
+            int(rng.integers(0, turns + 1)),
+            turns,
+            int(rng.integers(5, 60)) * turns,
+            0,
+        )
         scores.append(_sample_score(f"d{i}", counts))
     return scores
 
@@ -193,8 +234,15 @@ def test_bootstrap_stderr_matches_scipy(measure: str) -> None:
     den = np.array([denominator(s.score.value) for s in scores], dtype=float)
     entries = _all_entries(scores)
     assert entries[measure] == pytest.approx(num.sum() / den.sum())
-    reference = bootstrap((num, den), lambda a, b: a.sum() / b.sum(), paired=True, vectorized=False,
-                          n_resamples=20_000, method="percentile", rng=np.random.default_rng(1))
+    reference = bootstrap(
+        (num, den),
+        lambda a, b: a.sum() / b.sum(),
+        paired=True,
+        vectorized=False,
+        n_resamples=20_000,
+        method="percentile",
+        rng=np.random.default_rng(1),
+    )
     assert entries[measure + "_stderr"] > 0
     assert entries[measure + "_stderr"] == pytest.approx(reference.standard_error, rel=0.1)
     assert entries[measure + "_stderr_stac"] == entries[measure + "_stderr"]  # one dataset: the same samples
@@ -203,8 +251,10 @@ def test_bootstrap_stderr_matches_scipy(measure: str) -> None:
 def test_bootstrap_stderr_is_seeded_and_zero_without_spread() -> None:
     scores = _random_dialogues(25)
     assert link_f1(stat="stderr")(scores) == link_f1(stat="stderr")(scores)  # the same seed, the same number
-    perfect = [_sample_score(f"d{i}", TurnCounts(link_tp=k, link_pred=k, link_gold=k, turns=k))
-               for i, k in enumerate((1, 4, 9, 2))]
+    perfect = [
+        _sample_score(f"d{i}", TurnCounts(link_tp=k, link_pred=k, link_gold=k, turns=k))
+        for i, k in enumerate((1, 4, 9, 2))
+    ]
     assert link_f1()(perfect) == {"link_f1": 1.0, "link_f1_stderr": 0.0}
     assert link_precision()(perfect[:1]) == {"link_precision": 1.0, "link_precision_stderr": 0.0}
     # no gold and no prediction anywhere: 0, not a division error

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from tests.helpers import assert_sha1_warning
-
 import json
 import shutil
 from collections import Counter
@@ -18,6 +16,7 @@ from bediscover_inspect.discourse_markers.dataset import (
     render_otherwise,
 )
 from bediscover_inspect.discourse_markers.task import discourse_markers
+from tests.helpers import assert_sha1_warning
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +47,18 @@ def test_label_distributions_match_source_md(all_samples):
     manual = Counter(s.target for s in _by(samples, "just-manual"))
     assert set(manual.values()) == {15} and len(manual) == 6
     assert Counter(s.target for s in _by(samples, "just-subtitle")) == {
-        "Exclusionary": 60, "Temporal": 33, "Unexplanatory": 22, "Emphatic": 21, "Unelaboratory": 12, "Adjective": 1
+        "Exclusionary": 60,
+        "Temporal": 33,
+        "Unexplanatory": 22,
+        "Emphatic": 21,
+        "Unelaboratory": 12,
+        "Adjective": 1,
     }
     assert Counter(s.target for s in _by(samples, "otherwise")) == {
-        "Argumentation": 131, "Exception": 74, "Consequence": 53, "Enumeration": 36
+        "Argumentation": 131,
+        "Exception": 74,
+        "Consequence": 53,
+        "Enumeration": 36,
     }
     assert all(s.metadata["gold"] == s.target for s in samples)
 
@@ -78,11 +85,11 @@ def test_context_parameter_shows_preceding_subtitle_lines():
     assert s100.metadata["text"] == "Hi, Bruce, I just got dumped."
     t2 = {s.id: s for s in two}["just-subtitle_100"].metadata["text"]
     assert t2 == (
-        "Context: And then I think, \"I've got tickets on the floor.\" And I realized, \"No, no, no, what I need "
-        "is a sign.\"\n\nSentence: Hi, Bruce, I just got dumped."
+        'Context: And then I think, "I\'ve got tickets on the floor." And I realized, "No, no, no, what I need '
+        'is a sign."\n\nSentence: Hi, Bruce, I just got dumped.'
     )
     t5 = {s.id: s for s in five}["just-subtitle_100"].metadata["text"]
-    assert t5.startswith("Context: And I think, \"This is going to be the worst day of my life.\"")
+    assert t5.startswith('Context: And I think, "This is going to be the worst day of my life."')
     assert t5.endswith("\n\nSentence: Hi, Bruce, I just got dumped.")
     # the duplicated target "It's just..." (ids 134, 137; different golds) differs only by its context
     texts_none = {s.id: s.metadata["text"] for s in none}
@@ -102,10 +109,12 @@ def test_context_does_not_touch_manual_or_otherwise():
     ("argument", "rendered"),
     [
         ("A maintenance man walked by .", "A maintenance man walked by ."),
-        ("A low range of hills lifted in the north, yellow, rumpled, threadbare",
-         "A low range of hills lifted in the north, yellow, rumpled, threadbare."),
+        (
+            "A low range of hills lifted in the north, yellow, rumpled, threadbare",
+            "A low range of hills lifted in the north, yellow, rumpled, threadbare.",
+        ),
         ("  why not?  ", "why not?"),
-        ("he said \"stop.\"", "he said \"stop.\""),
+        ('he said "stop."', 'he said "stop."'),
         ("the list goes on,", "the list goes on."),
     ],
 )

@@ -10,9 +10,14 @@ from tests.conftest import PAPER_TEXT
 
 # order of the blocks in Table 8 (each closed by a "(for ... dataset)" line)
 TABLE8_ORDER = [
-    ("system", "just"), ("system", "otherwise"),
-    ("basic", "just"), ("def", "just"), ("def+exp", "just"),
-    ("basic", "otherwise"), ("def", "otherwise"), ("def+exp", "otherwise"),
+    ("system", "just"),
+    ("system", "otherwise"),
+    ("basic", "just"),
+    ("def", "just"),
+    ("def+exp", "just"),
+    ("basic", "otherwise"),
+    ("def", "otherwise"),
+    ("def+exp", "otherwise"),
 ]
 
 
@@ -60,7 +65,7 @@ RENDERED_TEXT = {
     "just-manual_000": "Betsy's picky, she just eats chicken nuggets.",
     "just-subtitle_100": "Hi, Bruce, I just got dumped.",
     "otherwise_000": (
-        "[\"When They See Us\" should inspire people to recognize that crime-control policies and the racist ideas "
+        '["When They See Us" should inspire people to recognize that crime-control policies and the racist ideas '
         "behind them must change .] Otherwise, [the history of the Central Park Five is likely to repeat itself.]"
     ),
 }

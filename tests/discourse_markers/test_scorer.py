@@ -55,13 +55,24 @@ def test_aliases_point_into_label_sets():
 
 
 _VOCABULARY = [w for d in DATASETS for w in (*LABELS[d], *ALIASES[d])] + [
-    "just", "otherwise", "<think>", "</think>", "Arg1", "**", "label:", "answer", "not", "\n", "—", "’",
+    "just",
+    "otherwise",
+    "<think>",
+    "</think>",
+    "Arg1",
+    "**",
+    "label:",
+    "answer",
+    "not",
+    "\n",
+    "—",
+    "’",
 ]
 _completions = st.one_of(
     st.text(max_size=200),
-    st.lists(
-        st.one_of(st.sampled_from(_VOCABULARY), st.text(alphabet=string.printable, max_size=12)), max_size=25
-    ).map(" ".join),
+    st.lists(st.one_of(st.sampled_from(_VOCABULARY), st.text(alphabet=string.printable, max_size=12)), max_size=25).map(
+        " ".join
+    ),
 )
 
 
@@ -93,14 +104,19 @@ def confusion_matrices(log) -> dict[str, dict[str, dict[str, int]]]:
     out = {}
     for dataset, (gold, pred) in pairs.items():
         labels, matrix = confusion(gold, pred)
-        out[dataset] = {g: {p: int(matrix[i, j]) for j, p in enumerate(labels) if matrix[i, j]}
-                        for i, g in enumerate(labels) if matrix[i].any()}
+        out[dataset] = {
+            g: {p: int(matrix[i, j]) for j, p in enumerate(labels) if matrix[i, j]}
+            for i, g in enumerate(labels)
+            if matrix[i].any()
+        }
     return out
 
 
 def test_gold_answer_run_scores_one_everywhere(tmp_path):
     log = inspect_eval(
-        discourse_markers(), solver=answer_with(lambda state: state.target.text), display="none",
+        discourse_markers(),
+        solver=answer_with(lambda state: state.target.text),
+        display="none",
         log_dir=str(tmp_path),
     )[0]
     assert log.status == "success"
@@ -134,9 +150,14 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     log = inspect_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success" and len(log.samples) == 90
     gold = [s.metadata["gold"] for s in log.samples]
-    mapped = {"Exclusive": "Exclusionary", "temporal": "Temporal", "Emphatic": "Emphatic",
-              "I cannot tell": INVALID_ANSWER, "Adjective": "Adjective",
-              "Unelaboratory, maybe Temporal": INVALID_ANSWER}
+    mapped = {
+        "Exclusive": "Exclusionary",
+        "temporal": "Temporal",
+        "Emphatic": "Emphatic",
+        "I cannot tell": INVALID_ANSWER,
+        "Adjective": "Adjective",
+        "Unelaboratory, maybe Temporal": INVALID_ANSWER,
+    }
     pred = [mapped[_manual_answer(s.metadata["record_id"])] for s in log.samples]
     assert [s.scores["discourse_marker_scorer"].answer for s in log.samples] == pred
     precision, recall, f1, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
@@ -159,7 +180,9 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
 
 def test_mockllm_run_scores_exactly_90_149_294_samples(tmp_path):
     log = inspect_eval(
-        discourse_markers(), model=scripted_model(lambda messages: "Exclusionary"), display="none",
+        discourse_markers(),
+        model=scripted_model(lambda messages: "Exclusionary"),
+        display="none",
         log_dir=str(tmp_path),
     )[0]
     assert log.status == "success" and log.results.completed_samples == 533
@@ -194,8 +217,11 @@ def test_reasoning_content_is_never_read(tmp_path):
         return solve
 
     log = inspect_eval(
-        discourse_markers(dataset="just-manual"), solver=think_then_answer(), sample_id=["just-manual_0"],
-        display="none", log_dir=str(tmp_path),
+        discourse_markers(dataset="just-manual"),
+        solver=think_then_answer(),
+        sample_id=["just-manual_0"],
+        display="none",
+        log_dir=str(tmp_path),
     )[0]
     score = log.samples[0].scores["discourse_marker_scorer"]
     assert score.answer == "Emphatic" and log.samples[0].metadata["gold"] == "Exclusionary"

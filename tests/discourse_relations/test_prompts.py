@@ -24,7 +24,10 @@ def _paper_block() -> tuple[list[str], list[str]]:
     block = text[text.index("B.3 Task (3) Discourse Relation Recognition") : text.index("Table 10: Prompt templates")]
     system = block[block.index("System prompt:") + len("System prompt:") : block.index("User prompt:")]
     user = block[block.index("User prompt:") + len("User prompt:") :]
-    lines = lambda part: [line.strip() for line in part.splitlines() if line.strip()]
+
+    def lines(part):
+        return [line.strip() for line in part.splitlines() if line.strip()]
+
     return lines(system), lines(user)
 
 
@@ -130,6 +133,14 @@ def test_language_slot_is_the_record_code_in_other_languages(data_root):
         path = data_root / "dr" / "disrpt25" / corpus / "test_id.json"
         record = json.loads(path.read_text(encoding="utf-8"))[0]
         lines = record_to_sample(record, corpus, str(path), 0).input[-1].text.splitlines()
-        assert lines[:8] == ["## Language:", expected, "", "## Corpus:", corpus.split(".")[2], "",
-                             "## Framework:", corpus.split(".")[1]]
+        assert lines[:8] == [
+            "## Language:",
+            expected,
+            "",
+            "## Corpus:",
+            corpus.split(".")[2],
+            "",
+            "## Framework:",
+            corpus.split(".")[1],
+        ]
         assert LANGUAGE_NAMES[expected] not in lines[1]

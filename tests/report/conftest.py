@@ -23,8 +23,12 @@ def _toy_scorer():
 @pytest.fixture(scope="session")
 def template(tmp_path_factory) -> EvalLog:
     """One real (tiny) log whose header the synthetic logs reuse."""
-    task = Task(dataset=[Sample(input="x", target="A", id="a", metadata={"dataset": "d"})], solver=generate(),
-                scorer=_toy_scorer(), name="toy")
+    task = Task(
+        dataset=[Sample(input="x", target="A", id="a", metadata={"dataset": "d"})],
+        solver=generate(),
+        scorer=_toy_scorer(),
+        name="toy",
+    )
     [log] = eval(task, model=scripted_model(["A"]), log_dir=str(tmp_path_factory.mktemp("tpl")), display="none")
     assert log.status == "success"
     return log

@@ -55,8 +55,14 @@ CELLS = [
 @pytest.mark.parametrize("table,dataset,variant,model,reasoning,metric,index,mean,std", CELLS)
 def test_cell_matches_paper_text(table, dataset, variant, model, reasoning, metric, index, mean, std):
     df = load_paper_results()
-    hit = df[(df.table == table) & (df.dataset == dataset) & (df.variant == variant) & (df.model == model)
-             & (df.reasoning == reasoning) & (df.metric == metric)]
+    hit = df[
+        (df.table == table)
+        & (df.dataset == dataset)
+        & (df.variant == variant)
+        & (df.model == model)
+        & (df.reasoning == reasoning)
+        & (df.metric == metric)
+    ]
     assert len(hit) == 1, hit
     row = hit.iloc[0]
     assert row["mean"] == pytest.approx(mean)

@@ -22,9 +22,11 @@ def ours() -> pd.DataFrame:
 
 def test_accuracy_differs_from_weighted_recall_in_68_rows_all_in_the_just_tables(ours):
     """One set of predictions has weighted recall = accuracy (Σ_c n_c/N · TP_c/n_c = Σ_c TP_c / N)."""
+
     def differing(tables: range) -> tuple[int, int]:
-        rows = ours[ours.table.isin(tables)].pivot_table(index=["table", "model", "reasoning"], columns="metric",
-                                                          values="mean")
+        rows = ours[ours.table.isin(tables)].pivot_table(
+            index=["table", "model", "reasoning"], columns="metric", values="mean"
+        )
         return len(rows), int(((rows.accuracy - rows.weighted_recall).abs() > 1e-9).sum())
 
     assert differing(range(13, 22)) == (144, 68)  # Tables 13-21: 9 tables x 16 model/mode rows
@@ -33,8 +35,9 @@ def test_accuracy_differs_from_weighted_recall_in_68_rows_all_in_the_just_tables
 
 
 def _paper_subset_sizes() -> dict[str, int]:
-    return {info.dataset: subset_size(info.records, info.paper_fraction)
-            for info in REGISTRY.values() if info.task == "dr"}
+    return {
+        info.dataset: subset_size(info.records, info.paper_fraction) for info in REGISTRY.values() if info.task == "dr"
+    }
 
 
 def test_table_4_follows_from_tables_28_to_31_in_4_of_42_cells(ours):
@@ -73,8 +76,12 @@ def test_table_30_repeats_table_29s_rows_of_the_four_reasoning_only_models(ours)
         right = ours[(ours.table == 30) & (ours.variant == f"corpus:{b}") & ours.model.isin(models)]
         merged = left.merge(right, on=keys, suffixes=("_29", "_30"))
         assert len(merged) == 8  # 4 models x (w/ r accuracy, tok.)
-        same += int(((merged.mean_29 == merged.mean_30)
-                     & ((merged.std_29 == merged.std_30) | merged.std_29.isna() & merged.std_30.isna())).sum())
+        same += int(
+            (
+                (merged.mean_29 == merged.mean_30)
+                & ((merged.std_29 == merged.std_30) | merged.std_29.isna() & merged.std_30.isna())
+            ).sum()
+        )
     assert same == 24
     # no other pair of corpora shares these rows
     blocks = ours[ours.table.isin([28, 29, 30, 31]) & ours.model.isin(models)].sort_values(keys)
@@ -86,21 +93,22 @@ def test_table_30_repeats_table_29s_rows_of_the_four_reasoning_only_models(ours)
 def test_table_2_and_the_appendix_print_different_stds_for_the_same_runs(ours):
     main = ours[ours.table == 2]
     appendix = ours[ours.table.isin(range(13, 22))]
-    merged = main.merge(appendix, on=["dataset", "variant", "model", "reasoning", "metric"],
-                        suffixes=("_main", "_app"))
+    merged = main.merge(appendix, on=["dataset", "variant", "model", "reasoning", "metric"], suffixes=("_main", "_app"))
     assert len(merged) == len(main) == 63
     assert int((merged.mean_main != merged.mean_app).sum()) == 0  # the same means
     assert int(((merged.std_main - merged.std_app).abs() > 1e-9).sum()) == 37  # other stds in 37 of 63
-    ds = merged[(merged.model == "DS-r1-distill-Qwen") & (merged.dataset == "just-manual")
-                & (merged.variant == "basic")].iloc[0]
+    ds = merged[
+        (merged.model == "DS-r1-distill-Qwen") & (merged.dataset == "just-manual") & (merged.variant == "basic")
+    ].iloc[0]
     assert (ds.mean_main, ds.std_main, ds.std_app, ds.table_app) == (56.7, 1.1, 0.9, 13)
 
 
 def test_just_subtitle_has_149_items_not_139(ours):
     """Two Just-Subtitle accuracies with std 0.0 (the three seeds equal, so mean = k / n): both are k/149 and no
     k/139 rounds to them."""
-    cells = ours[(ours.dataset == "just-subtitle") & (ours.metric == "accuracy") & (ours.table >= 13)
-                 & (ours["std"] == 0.0)]
+    cells = ours[
+        (ours.dataset == "just-subtitle") & (ours.metric == "accuracy") & (ours.table >= 13) & (ours["std"] == 0.0)
+    ]
     printed = sorted(cells["mean"])
     assert printed == [13.4, 63.1]
     assert [k for k in range(150) if round(100 * k / 149, 1) == 63.1] == [94]  # Table 17, GPT-5-mini (high)

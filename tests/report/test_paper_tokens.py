@@ -47,7 +47,8 @@ def test_without_reasoning_tok_is_the_length_of_the_answer(tok):
     assert _range(dp[dp["mean"] < 100]) == (8.0, 17.0)
     outlier = dp[dp["mean"] >= 100]
     assert outlier[["table", "model", "variant", "mean"]].values.tolist() == [
-        [41, "Qwen3-1.7B", "auto-regressive", 149.0]]
+        [41, "Qwen3-1.7B", "auto-regressive", 149.0]
+    ]
 
 
 def test_sentence_ordering_tok_grows_with_the_number_of_sentences(tok):
@@ -55,9 +56,15 @@ def test_sentence_ordering_tok_grows_with_the_number_of_sentences(tok):
     about 4.7 tokens per sentence, the length of one ``<s n>`` marker in the answer."""
     off = tok[(tok.reasoning == "off") & (tok.task == "sentence_ordering")]
     by_dataset = {name: _range(frame) for name, frame in off.groupby("dataset")}
-    assert by_dataset == {"aan-abstract": (24.0, 25.0), "arxiv-abstracts": (27.0, 30.0), "nips-abs": (30.0, 32.0),
-                          "nsf": (52.0, 65.0), "roc": (23.0, 24.0), "sind-captions": (23.0, 24.0),
-                          "wiki-movies": (72.0, 139.0)}
+    assert by_dataset == {
+        "aan-abstract": (24.0, 25.0),
+        "arxiv-abstracts": (27.0, 30.0),
+        "nips-abs": (30.0, 32.0),
+        "nsf": (52.0, 65.0),
+        "roc": (23.0, 24.0),
+        "sind-captions": (23.0, 24.0),
+        "wiki-movies": (72.0, 139.0),
+    }
     for name in ("roc", "sind-captions"):
         low, high = by_dataset[name]
         assert 4.5 < low / 5 and high / 5 < 4.9
@@ -76,15 +83,40 @@ def test_tok_is_compared_with_output_tokens_not_reasoning_tokens():
     hit = match_paper(paper, *args, "output_tokens")
     assert (hit.table, hit["mean"]) == (14, 3.0)
     assert match_paper(paper, *args, "reasoning_tokens") is None
-    hit = match_paper(paper, "dialogue_parsing", "dataset", "stac", "mode=incremental", "vllm/Qwen/Qwen3-8B", "on",
-                      "", "output_tokens_per_turn")
+    hit = match_paper(
+        paper,
+        "dialogue_parsing",
+        "dataset",
+        "stac",
+        "mode=incremental",
+        "vllm/Qwen/Qwen3-8B",
+        "on",
+        "",
+        "output_tokens_per_turn",
+    )
     assert (hit.table, hit["mean"]) == (39, 754.0)
 
 
 def test_tokens_per_turn_are_counts_not_rates():
-    scores = pd.DataFrame([{"log": "x", "task": "dialogue_parsing", "model": "m", "reasoning": "off", "variant": "",
-                            "seed": 0, "reasoning_effort": "", "samples": 3, "measure": measure, "group_key": "dataset",
-                            "group": "stac", "value": 9.0, "stderr": 0.5}
-                           for measure in ("output_tokens_per_turn", "reasoning_tokens_per_turn", "link_f1")])
+    scores = pd.DataFrame(
+        [
+            {
+                "log": "x",
+                "task": "dialogue_parsing",
+                "model": "m",
+                "reasoning": "off",
+                "variant": "",
+                "seed": 0,
+                "reasoning_effort": "",
+                "samples": 3,
+                "measure": measure,
+                "group_key": "dataset",
+                "group": "stac",
+                "value": 9.0,
+                "stderr": 0.5,
+            }
+            for measure in ("output_tokens_per_turn", "reasoning_tokens_per_turn", "link_f1")
+        ]
+    )
     means = aggregate(scores).set_index("measure")["mean"].to_dict()
     assert means == {"link_f1": 900.0, "output_tokens_per_turn": 9.0, "reasoning_tokens_per_turn": 9.0}

@@ -21,8 +21,9 @@ def test_report_reads_a_real_log_with_its_standard_errors_and_class_tables(tmp_p
     logs = tmp_path / "logs"
     for seed in (0, 1):
         task = discourse_markers(dataset="otherwise")
-        [log] = inspect_eval(task, model=scripted_model(lambda messages: "Consequence"), seed=seed,
-                             display="none", log_dir=str(logs))
+        [log] = inspect_eval(
+            task, model=scripted_model(lambda messages: "Consequence"), seed=seed, display="none", log_dir=str(logs)
+        )
         assert log.status == "success", log.error
     gold = [s.metadata["gold"] for s in discourse_markers(dataset="otherwise").dataset]
     share = 100 * gold.count("Consequence") / len(gold)

@@ -30,23 +30,43 @@ def suite_entries(scores: dict[str, dict[str, float]]) -> dict[str, EvalMetric]:
             if group == "all":
                 entries[measure] = EvalMetric(name=measure, group=measure, value=value)
             else:
-                params = {"metric": {"name": f"bediscover_inspect/{measure}", "params": {"stat": "value"}},
-                          "group_key": "dataset", "name_template": f"{measure}_{{group_name}}"}
-                entries[f"{measure}_{group}"] = EvalMetric(name=f"{measure}_{group}", group="grouped",
-                                                           value=value, params=params)
+                params = {
+                    "metric": {"name": f"bediscover_inspect/{measure}", "params": {"stat": "value"}},
+                    "group_key": "dataset",
+                    "name_template": f"{measure}_{{group_name}}",
+                }
+                entries[f"{measure}_{group}"] = EvalMetric(
+                    name=f"{measure}_{group}", group="grouped", value=value, params=params
+                )
     return entries
 
 
-TABLE7_QWEN3 = {False: {"max_tokens": 2048, "temperature": 0.7, "top_p": 0.8},
-                True: {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95}}
+TABLE7_QWEN3 = {
+    False: {"max_tokens": 2048, "temperature": 0.7, "top_p": 0.8},
+    True: {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95},
+}
 """Appendix A, Table 7, the Qwen3 rows: what a run in the paper's setting sends."""
 
 
-def write_log(template: EvalLog, directory: Path, *, task: str, model: str, seed: int, reasoning: bool,
-              scores: dict[str, dict[str, float]], task_args: dict | None = None, samples: int = 10,
-              status: str = "success", ours: bool = True, generate: dict | None = None,
-              dataset_samples: int | None = None, name: str | None = None, metadata: dict | None = None,
-              limit: int | None = None) -> Path:
+def write_log(
+    template: EvalLog,
+    directory: Path,
+    *,
+    task: str,
+    model: str,
+    seed: int,
+    reasoning: bool,
+    scores: dict[str, dict[str, float]],
+    task_args: dict | None = None,
+    samples: int = 10,
+    status: str = "success",
+    ours: bool = True,
+    generate: dict | None = None,
+    dataset_samples: int | None = None,
+    name: str | None = None,
+    metadata: dict | None = None,
+    limit: int | None = None,
+) -> Path:
     """A synthetic suite log: ``samples`` scored of ``dataset_samples`` (default: all; ``limit`` as
     ``--limit``), generated with ``generate`` (default: Table 7's Qwen3 setting of the mode); ``metadata`` is
     merged into the task metadata (``data``, ``absent``, ``parameters``)."""
@@ -77,32 +97,70 @@ def log_dir(template, tmp_path) -> Path:
     acc = {0: 0.30, 1: 0.36, 42: 0.33}
     tok = {0: 500.0, 1: 520.0, 42: 540.0}
     for seed in (0, 1, 42):
-        write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=seed, reasoning=True,
-                  task_args={"prompt": "def"},
-                  scores={"accuracy": {"just-manual": acc[seed], "all": acc[seed]},
-                          "invalid": {"just-manual": 0.1 * (seed == 0), "all": 0.0},
-                          "reasoning_tokens": {"just-manual": tok[seed], "all": tok[seed]},
-                          "output_tokens": {"just-manual": tok[seed] + 4, "all": tok[seed] + 4}})
+        write_log(
+            template,
+            tmp_path,
+            task="discourse_markers",
+            model=QWEN,
+            seed=seed,
+            reasoning=True,
+            task_args={"prompt": "def"},
+            scores={
+                "accuracy": {"just-manual": acc[seed], "all": acc[seed]},
+                "invalid": {"just-manual": 0.1 * (seed == 0), "all": 0.0},
+                "reasoning_tokens": {"just-manual": tok[seed], "all": tok[seed]},
+                "output_tokens": {"just-manual": tok[seed] + 4, "all": tok[seed] + 4},
+            },
+        )
     # w/o reasoning: seed 42 missing, and the sentence_ordering task only in this mode
     for seed in (0, 1):
-        write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=seed, reasoning=False,
-                  task_args={"prompt": "def"},
-                  scores={"accuracy": {"just-manual": 0.2 + 0.1 * seed, "all": 0.25},
-                          "reasoning_tokens": {"just-manual": 0.0, "all": 0.0},
-                          "output_tokens": {"just-manual": 3.0, "all": 3.0}})
+        write_log(
+            template,
+            tmp_path,
+            task="discourse_markers",
+            model=QWEN,
+            seed=seed,
+            reasoning=False,
+            task_args={"prompt": "def"},
+            scores={
+                "accuracy": {"just-manual": 0.2 + 0.1 * seed, "all": 0.25},
+                "reasoning_tokens": {"just-manual": 0.0, "all": 0.0},
+                "output_tokens": {"just-manual": 3.0, "all": 3.0},
+            },
+        )
     for seed in (0, 1, 42):
-        write_log(template, tmp_path, task="sentence_ordering", model=QWEN, seed=seed, reasoning=False,
-                  scores={"pmr": {"nips-abs": 0.1, "all": 0.1}, "reasoning_tokens": {"nips-abs": 0.0, "all": 0.0}})
+        write_log(
+            template,
+            tmp_path,
+            task="sentence_ordering",
+            model=QWEN,
+            seed=seed,
+            reasoning=False,
+            scores={"pmr": {"nips-abs": 0.1, "all": 0.1}, "reasoning_tokens": {"nips-abs": 0.0, "all": 0.0}},
+        )
     # a failed log must not be counted
-    write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=42, reasoning=False,
-              task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.9}}, status="error")
+    write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=42,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.9}},
+        status="error",
+    )
     return tmp_path
 
 
 def test_mean_and_population_std_by_hand(log_dir):
     agg = aggregate(read_log_scores(log_dir).scores)
-    cell = agg[(agg.task == "discourse_markers") & (agg.reasoning == "on") & (agg.measure == "accuracy")
-               & (agg.group == "just-manual")].iloc[0]
+    cell = agg[
+        (agg.task == "discourse_markers")
+        & (agg.reasoning == "on")
+        & (agg.measure == "accuracy")
+        & (agg.group == "just-manual")
+    ].iloc[0]
     # 30, 36, 33 %: mean 33, population std sqrt((9 + 9 + 0) / 3) = sqrt(6)
     assert cell["mean"] == pytest.approx(33.0)
     assert cell["std"] == pytest.approx(math.sqrt(6.0))
@@ -125,8 +183,12 @@ def test_missing_seed_and_task_reported_not_averaged(log_dir):
     read = read_log_scores(log_dir)
     assert [reason for _, reason in read.skipped] == ["status error"]
     agg = aggregate(read.scores)
-    off = agg[(agg.task == "discourse_markers") & (agg.reasoning == "off") & (agg.measure == "accuracy")
-              & (agg.group == "just-manual")].iloc[0]
+    off = agg[
+        (agg.task == "discourse_markers")
+        & (agg.reasoning == "off")
+        & (agg.measure == "accuracy")
+        & (agg.group == "just-manual")
+    ].iloc[0]
     assert off["seeds"] == "0 1" and off["n_seeds"] == 2
     assert off["mean"] == pytest.approx(25.0)  # the failed seed-42 log (90 %) is not in the mean
     messages = coverage_warnings(read.scores)
@@ -176,45 +238,94 @@ def test_model_names_match_loosely():
 def test_settings_and_groups_match_the_right_paper_table():
     paper = load_paper_results()
     # dialogue parsing: our "incremental" mode is the paper's auto-regressive setting (Table 39, STAC)
-    hit = match_paper(paper, "dialogue_parsing", "dataset", "stac", "dataset=all,mode=incremental,subset=paper",
-                      "vllm/Qwen/Qwen3-14B", "on", "", "link_f1")
+    hit = match_paper(
+        paper,
+        "dialogue_parsing",
+        "dataset",
+        "stac",
+        "dataset=all,mode=incremental,subset=paper",
+        "vllm/Qwen/Qwen3-14B",
+        "on",
+        "",
+        "link_f1",
+    )
     assert (hit.table, hit["mean"], hit["std"]) == (39, 61.3, 0.5)  # Table 6 prints the std as 0.8
     # temporal reasoning, TDD-Man: the captions of Tables 24 and 25 read as swapped, so the full document is
     # Table 24 and the event sentences Table 25, each hit saying so (TBD keeps its captions: 23 / 22)
-    hit = match_paper(paper, "temporal_reasoning", "dataset", "tdd-man", "context=sentences,dataset=all",
-                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    hit = match_paper(
+        paper,
+        "temporal_reasoning",
+        "dataset",
+        "tdd-man",
+        "context=sentences,dataset=all",
+        "vllm/Qwen/Qwen3-32B",
+        "off",
+        "",
+        "micro_f1",
+    )
     assert (hit.table, hit["mean"]) == (25, 24.9) and "Tables 24 and 25" in hit.reading_note
-    hit = match_paper(paper, "temporal_reasoning", "dataset", "tdd-man", "context=document,dataset=all",
-                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    hit = match_paper(
+        paper,
+        "temporal_reasoning",
+        "dataset",
+        "tdd-man",
+        "context=document,dataset=all",
+        "vllm/Qwen/Qwen3-32B",
+        "off",
+        "",
+        "micro_f1",
+    )
     assert (hit.table, hit["mean"]) == (24, 27.5) and "Tables 24 and 25" in hit.reading_note
-    hit = match_paper(paper, "temporal_reasoning", "dataset", "tbd", "context=document,dataset=all",
-                      "vllm/Qwen/Qwen3-32B", "off", "", "micro_f1")
+    hit = match_paper(
+        paper,
+        "temporal_reasoning",
+        "dataset",
+        "tbd",
+        "context=document,dataset=all",
+        "vllm/Qwen/Qwen3-32B",
+        "off",
+        "",
+        "micro_f1",
+    )
     assert (hit.table, hit["mean"], hit.reading_note) == (23, 27.8, "")
     # DISRPT: framework group (Table 4, reported "w/ reasoning"), language (Table 27), corpus (Table 28)
-    hit = match_paper(paper, "discourse_relations", "framework", "pdtb", "", "openai/gpt-5-mini", "on", "high",
-                      "accuracy")
+    hit = match_paper(
+        paper, "discourse_relations", "framework", "pdtb", "", "openai/gpt-5-mini", "on", "high", "accuracy"
+    )
     assert (hit.table, hit["mean"]) == (4, 47.4)
-    hit = match_paper(paper, "discourse_relations", "language", "tha", "", "vllm/Qwen/Qwen3-14B", "on", "",
-                      "accuracy")
+    hit = match_paper(paper, "discourse_relations", "language", "tha", "", "vllm/Qwen/Qwen3-14B", "on", "", "accuracy")
     assert (hit.table, hit["mean"]) == (27, 55.8)
-    hit = match_paper(paper, "discourse_relations", "dataset", "deu.pdtb.pcc", "", "vllm/Qwen/Qwen3-8B", "off", "",
-                      "accuracy")
+    hit = match_paper(
+        paper, "discourse_relations", "dataset", "deu.pdtb.pcc", "", "vllm/Qwen/Qwen3-8B", "off", "", "accuracy"
+    )
     assert (hit.table, hit["mean"], hit["std"]) == (28, 20.6, 0.5)
     # ToT category (Table 26): accuracy grouped by the sample metadata "category"
-    hit = match_paper(paper, "temporal_reasoning", "category", "tz", "context=document,dataset=all",
-                      "vllm/Qwen/Qwen3-8B", "off", "", "accuracy")
+    hit = match_paper(
+        paper,
+        "temporal_reasoning",
+        "category",
+        "tz",
+        "context=document,dataset=all",
+        "vllm/Qwen/Qwen3-8B",
+        "off",
+        "",
+        "accuracy",
+    )
     assert (hit.table, hit["mean"], hit["std"]) == (26, 45.3, 0.7)
     # a prompt style the run does not name: several paper settings, so no guess
-    assert match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "",
-                       "accuracy") is None
+    assert (
+        match_paper(paper, "discourse_markers", "dataset", "otherwise", "", "vllm/Qwen/Qwen3-8B", "on", "", "accuracy")
+        is None
+    )
 
 
 def _bad_files(template: EvalLog, directory: Path, scratch: Path) -> dict[str, Path]:
     """The robustness tester's unreadable files: garbage named .eval, a real log cut in half, junk JSON."""
     garbage = directory / "fake.eval"
     garbage.write_text("garbage\n")
-    whole = write_log(template, scratch, task="sentence_ordering", model=QWEN, seed=7, reasoning=True,
-                      scores={"pmr": {"all": 0.5}})
+    whole = write_log(
+        template, scratch, task="sentence_ordering", model=QWEN, seed=7, reasoning=True, scores={"pmr": {"all": 0.5}}
+    )
     data = whole.read_bytes()
     truncated = directory / "2026-01-01T00-00-00-00-00_sentence-ordering_half.eval"
     truncated.write_bytes(data[: len(data) // 2])
@@ -238,25 +349,40 @@ def test_unreadable_logs_are_skipped_with_a_warning_naming_them(log_dir, templat
         report = build_report(log_dir, out, plots=False)
     warned = "\n".join(str(w.message) for w in caught if issubclass(w.category, ReportWarning))
     assert not report.cells.empty and (out / "discourse_markers.md").exists()
-    for text in ((out / "warnings.txt").read_text(), (out / "report.md").read_text(), warned,
-                 "\n".join(report.warnings)):
+    for text in (
+        (out / "warnings.txt").read_text(),
+        (out / "report.md").read_text(),
+        warned,
+        "\n".join(report.warnings),
+    ):
         for path in bad.values():
             assert str(path) in text, (path, text)
     # the tables are the same as without the bad files
-    cell = report.cells[(report.cells.reasoning == "on") & (report.cells.measure == "accuracy")
-                        & (report.cells.group == "just-manual")].iloc[0]
+    cell = report.cells[
+        (report.cells.reasoning == "on") & (report.cells.measure == "accuracy") & (report.cells.group == "just-manual")
+    ].iloc[0]
     assert cell["mean"] == pytest.approx(33.0) and cell["seeds"] == "0 1 42"
 
 
 def test_logs_of_other_inspect_tasks_are_skipped_with_a_warning(log_dir, template, tmp_path):
     # a genuinely unrelated task with its own scorers, run for real
-    unrelated = Task(dataset=[Sample(input="x", target="A")], solver=generate(), scorer=[match(), includes()],
-                     name="unrelated")
+    unrelated = Task(
+        dataset=[Sample(input="x", target="A")], solver=generate(), scorer=[match(), includes()], name="unrelated"
+    )
     [log] = eval(unrelated, model=scripted_model(["A"]), log_dir=str(log_dir), display="none")
     assert log.status == "success"
     # another task that happens to be named like ours, without the BeDiscovER marker
-    impostor = write_log(template, log_dir, task="discourse_markers", model=QWEN, seed=5, reasoning=True,
-                         task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.99}}, ours=False)
+    impostor = write_log(
+        template,
+        log_dir,
+        task="discourse_markers",
+        model=QWEN,
+        seed=5,
+        reasoning=True,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.99}},
+        ours=False,
+    )
     read = read_log_scores(log_dir)
     reasons = {Path(path).name: reason for path, reason in read.skipped}
     assert reasons[impostor.name].startswith(NOT_OURS)
@@ -269,8 +395,9 @@ def test_logs_of_other_inspect_tasks_are_skipped_with_a_warning(log_dir, templat
         warnings.simplefilter("ignore", ReportWarning)
         report = build_report(log_dir, out, plots=False)
     assert not (out / "unrelated.md").exists()
-    cell = report.cells[(report.cells.reasoning == "on") & (report.cells.measure == "accuracy")
-                        & (report.cells.group == "just-manual")].iloc[0]
+    cell = report.cells[
+        (report.cells.reasoning == "on") & (report.cells.measure == "accuracy") & (report.cells.group == "just-manual")
+    ].iloc[0]
     assert cell["seeds"] == "0 1 42" and cell["mean"] == pytest.approx(33.0)  # the impostor's 99 % is not in it
     text = (out / "warnings.txt").read_text()
     assert str(impostor) in text and Path(log.location).name in text and NOT_OURS in text
@@ -282,8 +409,13 @@ def test_a_log_in_the_old_one_score_per_measure_layout_is_skipped_with_a_reason(
     old.eval.metadata = {"benchmark": "BeDiscovER", "task": "discourse_markers"}
     old.eval.task = "bediscover_inspect/discourse_markers"
     old.plan.config.seed = 9
-    old.results.scores = [EvalScore(name="accuracy", scorer="s", metrics={
-        "grouped_just-manual": EvalMetric(name="just-manual", group="grouped", value=0.9)})]
+    old.results.scores = [
+        EvalScore(
+            name="accuracy",
+            scorer="s",
+            metrics={"grouped_just-manual": EvalMetric(name="just-manual", group="grouped", value=0.9)},
+        )
+    ]
     path = log_dir / "old_layout.eval"
     write_eval_log(old, str(path))
     read = read_log_scores(log_dir)
@@ -298,8 +430,13 @@ def test_a_log_in_the_old_one_metric_per_scorer_layout_is_skipped_with_a_reason(
     old.eval.metadata = {"benchmark": "BeDiscovER", "task": "discourse_markers"}
     old.eval.task = "bediscover_inspect/discourse_markers"
     old.plan.config.seed = 8
-    old.results.scores = [EvalScore(name="s", scorer="s", metrics={
-        "accuracy/all": EvalMetric(name="accuracy/all", group="discourse_marker_measures", value=0.9)})]
+    old.results.scores = [
+        EvalScore(
+            name="s",
+            scorer="s",
+            metrics={"accuracy/all": EvalMetric(name="accuracy/all", group="discourse_marker_measures", value=0.9)},
+        )
+    ]
     write_eval_log(old, str(log_dir / "old_v1.eval"))
     reasons = {Path(p).name: reason for p, reason in read_log_scores(log_dir).skipped}
     assert reasons["old_v1.eval"].startswith(NO_MEASURES) and "re-run" in reasons["old_v1.eval"]
@@ -307,8 +444,16 @@ def test_a_log_in_the_old_one_metric_per_scorer_layout_is_skipped_with_a_reason(
 
 def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, tmp_path):
     """``inspect eval evals/x.py`` logs task ``x``, ``bediscover run`` logs ``bediscover_inspect/x``: one run."""
-    first = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
-                      task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}})
+    first = write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=0,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.2}},
+    )
     second = read_eval_log(str(first))
     second.eval.task = "discourse_markers"
     second.eval.created = "2099-01-01T00:00:00+00:00"
@@ -321,8 +466,17 @@ def test_the_same_run_from_an_eval_file_and_the_registry_counts_once(template, t
 
 def test_a_later_smoke_run_never_replaces_a_fuller_run_of_the_same_seed(template, tmp_path):
     """``--limit 5`` after a full run of the same seed: the full run's value is the one reported."""
-    full = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
-                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=400)
+    full = write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=0,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.2}},
+        samples=400,
+    )
     smoke = read_eval_log(str(full))
     smoke.eval.created = "2099-01-01T00:00:00+00:00"
     smoke.results.completed_samples = 5
@@ -336,8 +490,17 @@ def test_a_later_smoke_run_never_replaces_a_fuller_run_of_the_same_seed(template
 
 def test_epochs_do_not_make_a_smoke_run_look_larger(template, tmp_path):
     """3 samples × 2 epochs (6 completed) against 5 samples × 1 epoch: the 5-sample run is the fuller one."""
-    full = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
-                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=5)
+    full = write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=0,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.2}},
+        samples=5,
+    )
     smoke = read_eval_log(str(full))
     smoke.eval.created = "2099-01-01T00:00:00+00:00"
     smoke.eval.config.epochs = 2
@@ -351,8 +514,17 @@ def test_epochs_do_not_make_a_smoke_run_look_larger(template, tmp_path):
 
 def test_samples_column_counts_distinct_samples_not_epochs(template, tmp_path):
     """A run of 3 samples with ``--epochs 2`` (Inspect counts 6 completed) reports 3 samples."""
-    path = write_log(template, tmp_path, task="discourse_markers", model=QWEN, seed=0, reasoning=False,
-                     task_args={"prompt": "def"}, scores={"accuracy": {"just-manual": 0.2}}, samples=6)
+    path = write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=0,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.2}},
+        samples=6,
+    )
     log = read_eval_log(str(path))
     log.eval.config.epochs = 2
     write_eval_log(log, str(path))
@@ -364,20 +536,34 @@ def test_markdown_cells_escape_pipes_and_line_breaks():
 
     from bediscover_inspect.report.render import markdown
 
-    table = pd.DataFrame({"group": ["a|b", "two\nlines", "cr\rlf\r\nend", "back\\|slash"],
-                          "value": [1.5, float("nan"), 2.0, 3.0]})
-    assert markdown(table).splitlines() == ["| group | value |", "|---|---|", "| a\\|b | 1.5 |",
-                                             "| two lines |  |", "| cr lf end | 2.0 |",
-                                             "| back\\\\\\|slash | 3.0 |"]
+    table = pd.DataFrame(
+        {"group": ["a|b", "two\nlines", "cr\rlf\r\nend", "back\\|slash"], "value": [1.5, float("nan"), 2.0, 3.0]}
+    )
+    assert markdown(table).splitlines() == [
+        "| group | value |",
+        "|---|---|",
+        "| a\\|b | 1.5 |",
+        "| two lines |  |",
+        "| cr lf end | 2.0 |",
+        "| back\\\\\\|slash | 3.0 |",
+    ]
 
 
 def test_tdd_man_is_compared_with_the_swapped_tables_and_the_report_says_so(template, tmp_path):
     """Full-document TDD-Man (context=document) is Table 24, event sentences Table 25 (captions read as swapped);
     the cell carries the note, the task table a "paper note" column, report.md a line; TBD cells carry none."""
     for context, value in (("document", 0.30), ("sentences", 0.20)):
-        write_log(template, tmp_path / "logs", task="temporal_reasoning", model="vllm/Qwen/Qwen3-14B", seed=0,
-                  reasoning=True, task_args={"context": context},
-                  scores={"micro_f1": {"tdd-man": value, "tbd": value}}, name=f"tr_{context}.eval")
+        write_log(
+            template,
+            tmp_path / "logs",
+            task="temporal_reasoning",
+            model="vllm/Qwen/Qwen3-14B",
+            seed=0,
+            reasoning=True,
+            task_args={"context": context},
+            scores={"micro_f1": {"tdd-man": value, "tbd": value}},
+            name=f"tr_{context}.eval",
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)
         report = build_report(tmp_path / "logs", tmp_path / "out", plots=False)
@@ -391,5 +577,7 @@ def test_tdd_man_is_compared_with_the_swapped_tables_and_the_report_says_so(temp
     md = (tmp_path / "out" / "temporal_reasoning.md").read_text()
     assert "| paper note |" in md.splitlines()[2]
     assert "| TDD-Man: Tables 24/25 read with their captions swapped (see Notes) |" in md
-    assert "- where the paper is ambiguous: TDD-Man: the captions of Tables 24 and 25 are read as swapped" in (
-        tmp_path / "out" / "report.md").read_text()
+    assert (
+        "- where the paper is ambiguous: TDD-Man: the captions of Tables 24 and 25 are read as swapped"
+        in (tmp_path / "out" / "report.md").read_text()
+    )

@@ -136,8 +136,33 @@ def test_order_parsing_is_linear(answer):
 
 
 @settings(max_examples=500, deadline=None, database=None)
-@given(st.lists(st.sampled_from(["3", "1", "2", "s", "Sentence", ",", "->", "[", "]", " ", "\n", "<s 2>", "</think>",
-                                 "<think>", "the", "Answer:", ".", '"']), max_size=25).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "3",
+                "1",
+                "2",
+                "s",
+                "Sentence",
+                ",",
+                "->",
+                "[",
+                "]",
+                " ",
+                "\n",
+                "<s 2>",
+                "</think>",
+                "<think>",
+                "the",
+                "Answer:",
+                ".",
+                '"',
+            ]
+        ),
+        max_size=25,
+    ).map("".join)
+)
 def test_fuzz_formats_never_raise(answer):
     parsed = parse_order(answer)
     assert parsed.format is None or parsed.format in FORMATS

@@ -109,8 +109,13 @@ def test_micro_acc_and_lcs_by_hand():
 
 def test_micro_acc_bootstrap_stderr_by_hand():
     """The standard error of micro Acc: std of Σ correct / Σ n over 1000 resamples (numpy ``default_rng(0)``)."""
-    docs = [([0, 1, 2, 3], [1, 0, 2, 3]), ([0, 1, 2], [0, 1, 2]), ([0, 1, 2, 3, 4], [4, 3, 2, 1, 0]),
-            ([0, 1], [1, 0]), ([0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5])]
+    docs = [
+        ([0, 1, 2, 3], [1, 0, 2, 3]),
+        ([0, 1, 2], [0, 1, 2]),
+        ([0, 1, 2, 3, 4], [4, 3, 2, 1, 0]),
+        ([0, 1], [1, 0]),
+        ([0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5]),
+    ]
     scores = [_document(g, p) for g, p in docs]
     correct = [om.correct_positions(g, p) for g, p in docs]
     n = [len(g) for g, _ in docs]

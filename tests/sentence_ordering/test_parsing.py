@@ -78,8 +78,7 @@ def _skip_bigram_by_sets(gold, pred):
 
 
 @settings(max_examples=1500, deadline=None)
-@given(gold=st.lists(st.integers(0, 9), min_size=1, max_size=12),
-       pred=st.lists(st.integers(-1, 12), max_size=20))
+@given(gold=st.lists(st.integers(0, 9), min_size=1, max_size=12), pred=st.lists(st.integers(-1, 12), max_size=20))
 def test_skip_bigram_matches_set_definition(gold, pred):
     from bediscover_inspect.sentence_ordering.ordering_metrics import skip_bigram
 

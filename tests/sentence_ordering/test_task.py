@@ -19,15 +19,30 @@ from bediscover_inspect.sentence_ordering.task import VERSION, sentence_ordering
 from tests.conftest import REPO_ROOT
 from tests.helpers import answer_with, scripted_model
 
-MEASURES = ["acc", "lumr", "pmr", "skip", "lcs", "output_tokens", "reasoning_tokens", "kendall_tau", "invalid",
-            "other_format"]
+MEASURES = [
+    "acc",
+    "lumr",
+    "pmr",
+    "skip",
+    "lcs",
+    "output_tokens",
+    "reasoning_tokens",
+    "kendall_tau",
+    "invalid",
+    "other_format",
+]
 """The scorer's measures in the order of its metrics (Tables 32–38: Acc, Lumr, Pmr, Skip, Lcs, tok.; then τ)."""
 
 
 def row(log, measure: str, group: str) -> dict:
     """The one result row of ``measure`` for ``group`` (``"all"`` = over every sample) in the log."""
-    [found] = [r for r in read_results(log) if r["measure"] == measure and r["group"] == group
-               and r["group_key"] == ("all" if group == "all" else "dataset")]
+    [found] = [
+        r
+        for r in read_results(log)
+        if r["measure"] == measure
+        and r["group"] == group
+        and r["group_key"] == ("all" if group == "all" else "dataset")
+    ]
     return found
 
 
@@ -52,8 +67,9 @@ def test_prompt_of_first_record(data_root):
 def test_gold_run_scores_one_on_all_377(tmp_path):
     task = sentence_ordering(datasets="nips-abs")
     assert len(task.dataset) == 377
-    [log] = inspect_eval(task, model="mockllm/model", solver=answer_with(lambda s: s.target.text),
-                         display="none", log_dir=str(tmp_path))
+    [log] = inspect_eval(
+        task, model="mockllm/model", solver=answer_with(lambda s: s.target.text), display="none", log_dir=str(tmp_path)
+    )
     assert log.status == "success"
     assert log.results.completed_samples == 377
     for name in ("pmr", "acc", "lcs", "skip", "kendall_tau"):
@@ -76,8 +92,14 @@ def test_doc_235_identical_sentences(data_root, tmp_path):
     order[second] = 14
     answer = " ".join(f"<s {i + 1}>" for i in order)
     task = sentence_ordering(datasets="nips-abs")
-    [log] = inspect_eval(task, model="mockllm/model", solver=answer_with(lambda s: answer),
-                         sample_id=sample.id, display="none", log_dir=str(tmp_path))
+    [log] = inspect_eval(
+        task,
+        model="mockllm/model",
+        solver=answer_with(lambda s: answer),
+        sample_id=sample.id,
+        display="none",
+        log_dir=str(tmp_path),
+    )
     assert log.results.completed_samples == 1
     assert metric(log, "pmr", "nips-abs") == 1.0
 
@@ -93,8 +115,9 @@ def test_garbage_answers_are_invalid_and_counted(tmp_path):
 
 def test_scripted_mock_scores_377_samples(tmp_path):
     task = sentence_ordering(datasets="nips-abs")
-    [log] = inspect_eval(task, model=scripted_model(lambda messages: "<s 1> <s 2>"),
-                         display="none", log_dir=str(tmp_path))
+    [log] = inspect_eval(
+        task, model=scripted_model(lambda messages: "<s 1> <s 2>"), display="none", log_dir=str(tmp_path)
+    )
     assert log.results.total_samples == 377 and log.results.completed_samples == 377
     assert log.eval.metadata["data"]["so/nips-abs/test_id.jsonl"]["verified"] is True
 
@@ -115,21 +138,42 @@ def test_bad_dataset_name():
 def test_cli_missing_dataset_exits_nonzero(data_root, tmp_path):
     env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
     proc = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", "eval", "evals/sentence_ordering.py", "-T", "datasets=roc",
-         "--model", "mockllm/model", "--log-dir", str(tmp_path), "--display", "plain"],
-        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            "-m",
+            "inspect_ai",
+            "eval",
+            "evals/sentence_ordering.py",
+            "-T",
+            "datasets=roc",
+            "--model",
+            "mockllm/model",
+            "--log-dir",
+            str(tmp_path),
+            "--display",
+            "plain",
+        ],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode != 0
     assert "so/roc/test_id.jsonl" in proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize("record, message", [
-    ({"id": 1, "shuf_sents": [], "shuf_idx": []}, "non-empty list"),
-    ({"id": 1, "shuf_sents": ["a", 2], "shuf_idx": ["0", "1"]}, "non-empty strings"),
-    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", 1.9]}, "must hold integers"),
-    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": [True, "0"]}, "must hold integers"),
-    ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", "2"]}, "2 indices into 'shuf_sents'"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        ({"id": 1, "shuf_sents": [], "shuf_idx": []}, "non-empty list"),
+        ({"id": 1, "shuf_sents": ["a", 2], "shuf_idx": ["0", "1"]}, "non-empty strings"),
+        ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", 1.9]}, "must hold integers"),
+        ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": [True, "0"]}, "must hold integers"),
+        ({"id": 1, "shuf_sents": ["a", "b"], "shuf_idx": ["0", "2"]}, "2 indices into 'shuf_sents'"),
+    ],
+)
 def test_bad_records_name_file_record_and_field(record, message):
     from bediscover_inspect.data import DataFormatError
 
@@ -142,11 +186,16 @@ def test_log_layout_version_and_metadata(tmp_path):
     """Task version, resolved parameters, every measure with its standard error overall and per dataset, in the
     column order of Tables 32–38."""
     task = sentence_ordering(datasets="nips-abs")
-    [log] = inspect_eval(task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=5, display="none",
-                         log_dir=str(tmp_path))
+    [log] = inspect_eval(
+        task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=5, display="none", log_dir=str(tmp_path)
+    )
     assert log.eval.task_version == VERSION == 2
-    assert log.eval.metadata["parameters"] == {"datasets": ["nips-abs"], "subset": "paper", "reasoning": False,
-                                                "presets": "auto"}
+    assert log.eval.metadata["parameters"] == {
+        "datasets": ["nips-abs"],
+        "subset": "paper",
+        "reasoning": False,
+        "presets": "auto",
+    }
     assert log.eval.metadata["absent"] == {}
     [score] = log.results.scores  # one results view: no epoch reduction
     assert list(score.metrics)[:2] == ["all", "nips-abs"]  # the PMR overview first: the header of inspect view
@@ -155,7 +204,8 @@ def test_log_layout_version_and_metadata(tmp_path):
     assert overall == [entry for m in MEASURES for entry in (m, m + "_stderr")]
     rows = read_results(log)
     assert sorted((r["measure"], r["group"]) for r in rows) == sorted(
-        (m, g) for m in MEASURES for g in ("all", "nips-abs"))
+        (m, g) for m in MEASURES for g in ("all", "nips-abs")
+    )
     assert all(r["stderr"] == r["stderr"] for r in rows)  # no NaN: every measure logged its standard error
 
 
@@ -175,8 +225,9 @@ def test_logged_measures_equal_hand_computed_values(tmp_path):
             return "no idea"
         return " ".join(f"<s {i + 1}>" for i in (order if k % 3 == 0 else reversed(order)))
 
-    [log] = inspect_eval(task, model="mockllm/model", solver=answer_with(answer), limit=6, display="none",
-                         log_dir=str(tmp_path))
+    [log] = inspect_eval(
+        task, model="mockllm/model", solver=answer_with(answer), limit=6, display="none", log_dir=str(tmp_path)
+    )
     golds = [s.metadata["gold_order"] for s in docs]
     preds = [g if k % 3 == 0 else g[::-1] if k % 3 == 1 else [] for k, g in enumerate(golds)]
     n = np.array([len(g) for g in golds], dtype=float)
@@ -239,7 +290,14 @@ def test_epochs_pool_every_answer(tmp_path):
         calls[text] = calls.get(text, 0) + 1
         return gold[text] if calls[text] == 1 else "no markers"
 
-    [log] = inspect_eval(task, model=scripted_model(right_then_wrong), limit=3, epochs=2, display="none",
-                         log_dir=str(tmp_path), max_connections=1)
+    [log] = inspect_eval(
+        task,
+        model=scripted_model(right_then_wrong),
+        limit=3,
+        epochs=2,
+        display="none",
+        log_dir=str(tmp_path),
+        max_connections=1,
+    )
     assert metric(log, "acc", "all") == metric(log, "pmr", "all") == metric(log, "lcs", "all") == 0.5
     assert metric(log, "invalid", "nips-abs") == 0.5

@@ -115,8 +115,11 @@ def test_final_text_splits_at_the_last_closing_tag():
         ("otherwise", "Consequence? Enumeration? I'd go with Enumeration.", "Enumeration"),
         ("otherwise", "Argumentation is close, though the answer is \\boxed{Exception}.", "Exception"),
         ("disrpt", "One could argue for elaboration; I would rather call it comment.", "comment"),
-        ("disrpt", "Could be contrast or concession.\n\nThe relation between Unit1 and Unit2 is concession.",
-         "concession"),
+        (
+            "disrpt",
+            "Could be contrast or concession.\n\nThe relation between Unit1 and Unit2 is concession.",
+            "concession",
+        ),
         ("disrpt", "Some causal flavour, but Answer: explanation", "explanation"),
         ("disrpt", "The first unit sets a frame? No.\n\n**purpose**", "purpose"),
     ],
@@ -195,14 +198,26 @@ def test_hedge_is_invalid_and_ambiguous(task, completion):
 @pytest.mark.parametrize(
     ("task", "completion", "label"),
     [
-        ("tbd", "Choose one of the following six labels: [IS_INCLUDED, INCLUDES, SIMULTANEOUS, BEFORE, AFTER, "
-                "NONE].\nAnswer: AFTER", "AFTER"),
-        ("just", "Labels: Exclusionary, Unelaboratory, Unexplanatory, Emphatic, Temporal, Adjective\n\n"
-                 "Final answer: Adjective", "Adjective"),
+        (
+            "tbd",
+            "Choose one of the following six labels: [IS_INCLUDED, INCLUDES, SIMULTANEOUS, BEFORE, AFTER, "
+            "NONE].\nAnswer: AFTER",
+            "AFTER",
+        ),
+        (
+            "just",
+            "Labels: Exclusionary, Unelaboratory, Unexplanatory, Emphatic, Temporal, Adjective\n\n"
+            "Final answer: Adjective",
+            "Adjective",
+        ),
         ("otherwise", "Argumentation, Consequence, Exception, Enumeration.\n**Answer: Exception**", "Exception"),
-        ("disrpt", "## Labels:\ncontrast, condition, mode, organization, frame, temporal, concession, reformulation, "
-                   "comment, query, attribution, alternation, purpose, explanation, elaboration, causal, "
-                   "conjunction.\n\nLabel: temporal", "temporal"),
+        (
+            "disrpt",
+            "## Labels:\ncontrast, condition, mode, organization, frame, temporal, concession, reformulation, "
+            "comment, query, attribution, alternation, purpose, explanation, elaboration, causal, "
+            "conjunction.\n\nLabel: temporal",
+            "temporal",
+        ),
     ],
 )
 def test_echo_of_the_label_list_followed_by_a_marked_answer_reads_the_marked_answer(task, completion, label):
@@ -246,10 +261,16 @@ def test_case_is_evidence_for_capitalised_labels(completion, label):
     [
         ("tbd", "AFTER\n\nThe report (e1) describes the attack (e2) that came BEFORE it.", "AFTER"),
         ("just", "Emphatic.\nHere 'just' strengthens 'amazing', not Temporal.", "Emphatic"),
-        ("otherwise", "*Consequence*\n\nIf Arg1 fails, Arg2 follows; Argumentation would need a warning.",
-         "Consequence"),
-        ("disrpt", "elaboration\n\nExplanation: Unit2 explains nothing; it adds detail, unlike contrast.",
-         "elaboration"),
+        (
+            "otherwise",
+            "*Consequence*\n\nIf Arg1 fails, Arg2 follows; Argumentation would need a warning.",
+            "Consequence",
+        ),
+        (
+            "disrpt",
+            "elaboration\n\nExplanation: Unit2 explains nothing; it adds detail, unlike contrast.",
+            "elaboration",
+        ),
     ],
 )
 def test_lone_label_on_the_first_line(task, completion, label):
@@ -370,8 +391,25 @@ def test_label_parsing_is_linear_in_the_answer_length(task, completion, label):
 
 
 _WORDS = [w for labels, aliases in TASKS.values() for w in (*labels, *aliases)] + [
-    "<think>", "</think>", "Answer:", "Label:", "**", "###", "not", "or", "either", "I choose", "\\boxed{", "}",
-    "\n", "the", "of", "Corrected:", ":", ",", "/",
+    "<think>",
+    "</think>",
+    "Answer:",
+    "Label:",
+    "**",
+    "###",
+    "not",
+    "or",
+    "either",
+    "I choose",
+    "\\boxed{",
+    "}",
+    "\n",
+    "the",
+    "of",
+    "Corrected:",
+    ":",
+    ",",
+    "/",
 ]
 
 

@@ -7,8 +7,8 @@ sample: the gold) — and the run must still score 100 %; cut-off thinking and h
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import pytest
 from inspect_ai import Task
@@ -60,12 +60,27 @@ def _draft_then_final(thinking: str, draft: str, final: str) -> str:
 
 
 LABEL_TASKS = [
-    pytest.param(lambda: discourse_markers(dataset="just-manual"), "just-manual", JUST_LABELS,
-                 lambda s: s.metadata["gold"], id="discourse_markers"),
-    pytest.param(lambda: temporal_reasoning(dataset="tbd"), "tbd", RELATION_LABELS,
-                 lambda s: s.metadata["gold"], id="temporal_reasoning"),
-    pytest.param(lambda: discourse_relations(corpora="deu.rst.pcc"), "deu.rst.pcc", DISRPT_LABELS,
-                 lambda s: s.target.text, id="discourse_relations"),
+    pytest.param(
+        lambda: discourse_markers(dataset="just-manual"),
+        "just-manual",
+        JUST_LABELS,
+        lambda s: s.metadata["gold"],
+        id="discourse_markers",
+    ),
+    pytest.param(
+        lambda: temporal_reasoning(dataset="tbd"),
+        "tbd",
+        RELATION_LABELS,
+        lambda s: s.metadata["gold"],
+        id="temporal_reasoning",
+    ),
+    pytest.param(
+        lambda: discourse_relations(corpora="deu.rst.pcc"),
+        "deu.rst.pcc",
+        DISRPT_LABELS,
+        lambda s: s.target.text,
+        id="discourse_relations",
+    ),
 ]
 
 

@@ -22,8 +22,9 @@ LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simulta
 
 
 def item(sample_id: str, dataset: str, gold: str, answer: str, **value: float) -> SampleScore:
-    return SampleScore(score=Score(value=value, answer=answer), sample_id=sample_id,
-                       sample_metadata={"dataset": dataset, "gold": gold})
+    return SampleScore(
+        score=Score(value=value, answer=answer), sample_id=sample_id, sample_metadata={"dataset": dataset, "gold": gold}
+    )
 
 
 def test_mean_measures_report_the_mean_and_its_stderr_by_hand():
@@ -67,8 +68,10 @@ def test_weighted_prf_on_real_gold_labels():
     17 places on and marks every seventh invalid: values far from 0 and 1, checked against scikit-learn."""
     gold = [str(s.metadata["gold"]) for s in load_dataset("just-manual").dataset]
     assert len(gold) == 90
-    pred = [m.INVALID_ANSWER if i % 7 == 0 else (gold[(i + 17) % 90] if i % 3 == 0 else label)
-            for i, label in enumerate(gold)]
+    pred = [
+        m.INVALID_ANSWER if i % 7 == 0 else (gold[(i + 17) % 90] if i % 3 == 0 else label)
+        for i, label in enumerate(gold)
+    ]
     p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
     assert m.weighted_prf(gold, pred) == pytest.approx((p, r, f), rel=1e-12)
     assert 0.3 < f < 0.8
@@ -82,8 +85,14 @@ def test_confusion_bootstrap_is_seeded_and_agrees_with_a_plain_resampling_bootst
     assert se == m.confusion_stderr(gold, pred, 2)  # the same seed, the same number
     # a plain bootstrap of scikit-learn's weighted F1 over resampled items (a different random stream)
     draws = np.random.default_rng(11).integers(0, 200, size=(1000, 200))
-    plain = np.std([precision_recall_fscore_support([gold[i] for i in row], [pred[i] for i in row],
-                                                    average="weighted", zero_division=0)[2] for row in draws])
+    plain = np.std(
+        [
+            precision_recall_fscore_support(
+                [gold[i] for i in row], [pred[i] for i in row], average="weighted", zero_division=0
+            )[2]
+            for row in draws
+        ]
+    )
     assert se == pytest.approx(plain, rel=0.15)
     assert m.confusion_stderr(["a"], ["a"], 2) == 0.0
 
@@ -116,18 +125,36 @@ def _toy_scorer():
 
 
 def test_the_log_holds_every_measure_per_group_with_a_standard_error(tmp_path):
-    samples = [Sample(id=f"{d}_{i}", input="x", target="A" if i % 2 else "B",
-                      metadata={"dataset": d, "framework": f, "gold": "A" if i % 2 else "B"})
-               for d, f in (("c1", "pdtb"), ("c2", "pdtb"), ("c3", "rst")) for i in range(4)]
-    task = Task(dataset=samples, solver=answer_with(lambda s: "A" if s.sample_id.startswith("c1") else "B"),
-                scorer=_toy_scorer(), epochs=m.pooled_epochs())
+    samples = [
+        Sample(
+            id=f"{d}_{i}",
+            input="x",
+            target="A" if i % 2 else "B",
+            metadata={"dataset": d, "framework": f, "gold": "A" if i % 2 else "B"},
+        )
+        for d, f in (("c1", "pdtb"), ("c2", "pdtb"), ("c3", "rst"))
+        for i in range(4)
+    ]
+    task = Task(
+        dataset=samples,
+        solver=answer_with(lambda s: "A" if s.sample_id.startswith("c1") else "B"),
+        scorer=_toy_scorer(),
+        epochs=m.pooled_epochs(),
+    )
     [log] = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))
     assert log.status == "success", log.error
     [score] = log.results.scores
     names = list(score.metrics)
     assert names[:2] == ["accuracy", "accuracy_stderr"]  # the headline first: evals_df score_<scorer>_accuracy
-    assert {"accuracy_c1", "accuracy_stderr_c1", "accuracy_framework_pdtb", "accuracy_stderr_framework_rst",
-            "weighted_f1", "weighted_f1_stderr", "weighted_f1_c3"} <= set(names)
+    assert {
+        "accuracy_c1",
+        "accuracy_stderr_c1",
+        "accuracy_framework_pdtb",
+        "accuracy_stderr_framework_rst",
+        "weighted_f1",
+        "weighted_f1_stderr",
+        "weighted_f1_c3",
+    } <= set(names)
     rows = {(r["measure"], r["group_key"], r["group"]): r for r in m.read_results(log)}
     # c1 answers A: right on the two A items; c2, c3 answer B: right on their two B items -> 6/12
     assert rows[("accuracy", "all", "all")]["value"] == 0.5
@@ -155,16 +182,26 @@ def test_epochs_pool_every_answer(tmp_path):
         right = str(gold[text])
         return right if calls[text] == 1 else ("Unelaboratory" if right != "Unelaboratory" else "Emphatic")
 
-    [log] = inspect_eval(dm, model=scripted_model(right_then_wrong), limit=4, epochs=2, display="none",
-                         log_dir=str(tmp_path), max_connections=1)
+    [log] = inspect_eval(
+        dm,
+        model=scripted_model(right_then_wrong),
+        limit=4,
+        epochs=2,
+        display="none",
+        log_dir=str(tmp_path),
+        max_connections=1,
+    )
     rows = {(r["measure"], r["group"]): r["value"] for r in m.read_results(log)}
     assert rows[("accuracy", "all")] == 0.5 and rows[("weighted_recall", "all")] == 0.5
     assert rows[("invalid", "all")] == 0.0
 
 
 def test_overview_puts_all_first_under_short_names_and_is_not_read_back_as_a_measure():
-    scores = [item("a", "d1", "x", "x", accuracy=1.0), item("b", "d2", "x", "y", accuracy=0.0),
-              item("c", "d2", "x", "x", accuracy=1.0)]
+    scores = [
+        item("a", "d1", "x", "x", accuracy=1.0),
+        item("b", "d2", "x", "y", accuracy=0.0),
+        item("c", "d2", "x", "x", accuracy=1.0),
+    ]
     view = m.overview(m.accuracy(stat="value"))(scores)
     assert list(view) == ["all", "d1", "d2"]
     assert view == pytest.approx({"all": 2 / 3, "d1": 1.0, "d2": 0.5})

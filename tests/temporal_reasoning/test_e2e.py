@@ -141,7 +141,10 @@ def test_scripted_answers_hand_computed(tmp_path):
     assert systems["tbd_0000"] == RELATION_SYSTEM_PROMPT and systems["tot-arithmetic_0000"] == TOT_SYSTEM_PROMPT
     samples = {s.id: s for s in log.samples}
     assert samples["tbd_0003"].scores["relation_scorer"].answer == "<invalid>"
-    assert "tot_scorer" not in samples["tbd_0003"].scores and "relation_scorer" not in samples["tot-arithmetic_0000"].scores
+    assert (
+        "tot_scorer" not in samples["tbd_0003"].scores
+        and "relation_scorer" not in samples["tot-arithmetic_0000"].scores
+    )
 
 
 @pytest.mark.parametrize(

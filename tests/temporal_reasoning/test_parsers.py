@@ -104,7 +104,9 @@ def _cases():
             gold = parse_gold(record["gold"])
             for name, completion, correct, invalid in answer_shapes(gold):
                 cases.append(
-                    pytest.param(gold, completion, correct, invalid, id=f"{TOT_CATEGORIES[question_type]}-{record['id']}-{name}")
+                    pytest.param(
+                        gold, completion, correct, invalid, id=f"{TOT_CATEGORIES[question_type]}-{record['id']}-{name}"
+                    )
                 )
     return cases
 
@@ -189,7 +191,7 @@ def test_relation_invalid_and_ambiguous():
 
 
 _KEYS = st.sampled_from([["answer"], ["H", "M", "S"], ["unordered_list"], ["day", "time"], ["date"]])
-_TEXT = st.text(alphabet=st.sampled_from(list("{}[]:,'\"\\ \nabcHMS0123456789.-+_`<>/think")) , max_size=200)
+_TEXT = st.text(alphabet=st.sampled_from(list("{}[]:,'\"\\ \nabcHMS0123456789.-+_`<>/think")), max_size=200)
 
 
 @settings(max_examples=300, deadline=None)

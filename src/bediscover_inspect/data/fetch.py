@@ -6,14 +6,15 @@ blob SHA-1. A file whose SHA-1 differs from the pinned one loads with a logged w
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
-import logging
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import DataFileMissingError
 from .registry import PINNED_COMMIT, PINNED_REPOSITORY, DataFile, data_file_info
@@ -68,12 +69,16 @@ class ResolvedFile:
 
 
 def _missing_message(info: DataFile, where: str, reason: str) -> DataFileMissingError:
-    what = (f"{info.path} (dataset {info.dataset!r}, git blob SHA-1 "
-            f"{info.sha1 or 'none: LDC-licensed corpus, restore it yourself'}; {reason})")
-    hint = (f"Looked in {where}. Options: pass -T data_dir=DIR or set {ENV_DATA_DIR}=DIR to a directory laid out "
-            f"like the repository's data/ folder (so the file is DIR/<path>); or, with neither set (nor "
-            f"{ENV_OFFLINE}) and a network, it is downloaded from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into "
-            f"{cache_dir()}.")
+    what = (
+        f"{info.path} (dataset {info.dataset!r}, git blob SHA-1 "
+        f"{info.sha1 or 'none: LDC-licensed corpus, restore it yourself'}; {reason})"
+    )
+    hint = (
+        f"Looked in {where}. Options: pass -T data_dir=DIR or set {ENV_DATA_DIR}=DIR to a directory laid out "
+        f"like the repository's data/ folder (so the file is DIR/<path>); or, with neither set (nor "
+        f"{ENV_OFFLINE}) and a network, it is downloaded from {PINNED_REPOSITORY}@{PINNED_COMMIT[:10]} into "
+        f"{cache_dir()}."
+    )
     return DataFileMissingError(f"BeDiscovER data file not found: {what}. {hint}", what=what, hint=hint)
 
 
@@ -83,9 +88,7 @@ def default_fetch(url: str, timeout: float = 60.0) -> bytes:
         return response.read()
 
 
-def download_file(
-    info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None
-) -> Path:
+def download_file(info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None) -> Path:
     """Download ``info`` from the pinned commit into ``dest_root/info.path`` atomically, checking its SHA-1.
 
     The bytes go to a temporary file in the destination directory, are checked against ``info.sha1``, and
@@ -159,13 +162,17 @@ def resolve_data_file(
     actual = _file_sha1(str(local), local.stat().st_mtime_ns, local.stat().st_size)
     verified = None if info.sha1 is None else actual == info.sha1
     if verified is False:
-        logger.warning("%s: git blob SHA-1 %s differs from the pinned %s (%s@%s); scores may not be comparable "
-                       "with the paper", local, actual, info.sha1, PINNED_REPOSITORY, PINNED_COMMIT[:10])
+        logger.warning(
+            "%s: git blob SHA-1 %s differs from the pinned %s (%s@%s); scores may not be comparable with the paper",
+            local,
+            actual,
+            info.sha1,
+            PINNED_REPOSITORY,
+            PINNED_COMMIT[:10],
+        )
     return ResolvedFile(path, str(local), source, info.sha1, actual, verified)
 
 
 @lru_cache(maxsize=128)
 def _file_sha1(local: str, mtime_ns: int, size: int) -> str:
     return git_blob_sha1(Path(local).read_bytes())
-
-

@@ -17,6 +17,7 @@ PINNED_REPOSITORY = "chuyuanli/BeDiscovER"
 PINNED_COMMIT = "f99bd2a3585ddf28ea880568747fbb3281de6e77"
 """The commit every file below is pinned to (the data manifest)."""
 
+
 @dataclass(frozen=True)
 class DataFile:
     """One pinned file of the authors' release.
@@ -62,16 +63,44 @@ _SO_FRACTIONS = {
 
 # DISRPT 2025 per-corpus fractions: BeDiscovER load_data.py DISRPT_FRAC_MAP (43,716 -> 8,757 relations).
 DISRPT_PAPER_FRACTIONS: dict[str, float] = {
-    "ces.rst.crdt": 1.0, "deu.pdtb.pcc": 1.0, "deu.rst.pcc": 1.0, "eng.dep.covdtb": 0.1,
-    "eng.dep.scidtb": 0.1, "eng.erst.gentle": 0.1, "eng.erst.gum": 0.07, "eng.pdtb.gentle": 0.3,
-    "eng.pdtb.gum": 0.15, "eng.pdtb.pdtb": 0.05, "eng.pdtb.tedm": 0.7, "eng.rst.oll": 1.0,
-    "eng.rst.rstdt": 0.1, "eng.rst.sts": 0.8, "eng.rst.umuc": 0.5, "eng.sdrt.msdc": 0.04,
-    "eng.sdrt.stac": 0.2, "eus.rst.ert": 0.5, "fas.rst.prstc": 0.4, "fra.sdrt.annodis": 0.4,
-    "ita.pdtb.luna": 0.6, "nld.rst.nldt": 0.6, "pcm.pdtb.disconaija": 0.2, "pol.iso.pdc": 0.3,
-    "por.pdtb.crpc": 0.2, "por.pdtb.tedm": 0.7, "por.rst.cstn": 1.0, "rus.rst.rrt": 0.1,
-    "spa.rst.rststb": 0.5, "spa.rst.sctb": 1.0, "tha.pdtb.tdtb": 0.2, "tur.pdtb.tdb": 0.5,
-    "tur.pdtb.tedm": 0.7, "zho.dep.scidtb": 1.0, "zho.pdtb.cdtb": 0.3, "zho.pdtb.ted": 0.2,
-    "zho.rst.gcdt": 0.2, "zho.rst.sctb": 1.0,
+    "ces.rst.crdt": 1.0,
+    "deu.pdtb.pcc": 1.0,
+    "deu.rst.pcc": 1.0,
+    "eng.dep.covdtb": 0.1,
+    "eng.dep.scidtb": 0.1,
+    "eng.erst.gentle": 0.1,
+    "eng.erst.gum": 0.07,
+    "eng.pdtb.gentle": 0.3,
+    "eng.pdtb.gum": 0.15,
+    "eng.pdtb.pdtb": 0.05,
+    "eng.pdtb.tedm": 0.7,
+    "eng.rst.oll": 1.0,
+    "eng.rst.rstdt": 0.1,
+    "eng.rst.sts": 0.8,
+    "eng.rst.umuc": 0.5,
+    "eng.sdrt.msdc": 0.04,
+    "eng.sdrt.stac": 0.2,
+    "eus.rst.ert": 0.5,
+    "fas.rst.prstc": 0.4,
+    "fra.sdrt.annodis": 0.4,
+    "ita.pdtb.luna": 0.6,
+    "nld.rst.nldt": 0.6,
+    "pcm.pdtb.disconaija": 0.2,
+    "pol.iso.pdc": 0.3,
+    "por.pdtb.crpc": 0.2,
+    "por.pdtb.tedm": 0.7,
+    "por.rst.cstn": 1.0,
+    "rus.rst.rrt": 0.1,
+    "spa.rst.rststb": 0.5,
+    "spa.rst.sctb": 1.0,
+    "tha.pdtb.tdtb": 0.2,
+    "tur.pdtb.tdb": 0.5,
+    "tur.pdtb.tedm": 0.7,
+    "zho.dep.scidtb": 1.0,
+    "zho.pdtb.cdtb": 0.3,
+    "zho.pdtb.ted": 0.2,
+    "zho.rst.gcdt": 0.2,
+    "zho.rst.sctb": 1.0,
 }
 
 # DISRPT 2025 final test sizes of the four LDC corpora (DISRPT 2025 ``counts.tsv``); not distributed.
@@ -143,8 +172,7 @@ def _paper_fraction(path: str) -> float:
 
 def _build_registry() -> dict[str, DataFile]:
     registry = {
-        path: DataFile(path, sha1, records, _paper_fraction(path), status)
-        for path, sha1, status, records in _MANIFEST
+        path: DataFile(path, sha1, records, _paper_fraction(path), status) for path, sha1, status, records in _MANIFEST
     }
     for corpus, records in _LDC_CORPORA.items():
         path = f"dr/disrpt25/{corpus}/test_id.json"
@@ -168,5 +196,3 @@ def data_file_info(path: str) -> DataFile:
         task = path.split("/")[0]
         known = sorted(f.path for f in REGISTRY.values() if f.task == task)
         raise KeyError(f"{path!r} is not a BeDiscovER data file; known files of task {task!r}: {known}") from None
-
-

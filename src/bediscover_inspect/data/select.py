@@ -133,8 +133,6 @@ def load_records(
     return LoadedRecords(info, resolved, list(records[:n]), len(records))
 
 
-
-
 def sample_id(dataset: str, record_id: Any, width: int = 0) -> str:
     """Sample id ``<dataset>_<record id>``, a whole-number id zero-padded to ``width`` digits.
 
@@ -247,19 +245,28 @@ def load_datasets(
             records[dataset] = by_path[path]
         except DataFileMissingError as error:
             missing[path] = error
-    absent = {dataset: _absent_reason(data_file_info(path), data_dir)
-              for dataset, path in paths.items() if path in missing}
+    absent = {
+        dataset: _absent_reason(data_file_info(path), data_dir) for dataset, path in paths.items() if path in missing
+    }
     if missing and (explicit or not records):
         errors = list(missing.values())
         if len(errors) == 1:
             raise errors[0]
         hints = list(dict.fromkeys(error.hint for error in errors))
         what = "; ".join(error.what for error in errors)
-        raise DataFileMissingError(f"{task}: {len(errors)} BeDiscovER data files not found: {what}. "
-                                   + " ".join(hints), what=what, hint=" ".join(hints))
+        raise DataFileMissingError(
+            f"{task}: {len(errors)} BeDiscovER data files not found: {what}. " + " ".join(hints),
+            what=what,
+            hint=" ".join(hints),
+        )
     if absent:
-        logger.warning("%s: %d of the %d selected datasets are absent and skipped: %s", task, len(absent),
-                       len(paths), "; ".join(f"{name} ({reason})" for name, reason in absent.items()))
+        logger.warning(
+            "%s: %d of the %d selected datasets are absent and skipped: %s",
+            task,
+            len(absent),
+            len(paths),
+            "; ".join(f"{name} ({reason})" for name, reason in absent.items()),
+        )
     return LoadedFiles(records, absent)
 
 

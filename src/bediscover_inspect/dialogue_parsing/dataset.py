@@ -128,9 +128,7 @@ def check_record(
         raise DataFormatError(f"{where}: field 'gold': {ex}") from ex
     for relation in gold:
         if relation.y != turn:
-            raise DataFormatError(
-                f"{where}: field 'gold' has {relation} whose head is not the new turn {turn}"
-            )
+            raise DataFormatError(f"{where}: field 'gold' has {relation} whose head is not the new turn {turn}")
         if relation.label not in relations:
             raise DataFormatError(
                 f"{where}: field 'gold' has {relation} whose label {relation.label!r} is not one of the "
@@ -159,8 +157,9 @@ def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: st
     dialogue, _ = split_doc_id(turn.doc_id, file, index)
     return Sample(
         id=f"{dataset}_{turn.doc_id}",
-        input=prompt_messages(SYSTEM_PROMPTS[dataset],
-                              user_prompt(record["context"], record["structure"], record["new_turn"])),
+        input=prompt_messages(
+            SYSTEM_PROMPTS[dataset], user_prompt(record["context"], record["structure"], record["new_turn"])
+        ),
         target=turn.gold,
         metadata={
             "dataset": dataset,
@@ -284,8 +283,9 @@ def load_dataset(
     check_mode(mode)
     check_order(order)
     per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets({name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir,
-                          "dialogue_parsing")
+    files = load_datasets(
+        {name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir, "dialogue_parsing"
+    )
     samples: list[Sample] = []
     for name, loaded in files.records.items():
         file = loaded.resolved.local_path

@@ -20,16 +20,42 @@ _SYSTEM_TEMPLATE = (
 )
 
 STAC_MOLWENI_RELATIONS: tuple[str, ...] = (
-    "ACKNOWLEDGEMENT", "ALTERNATION", "BACKGROUND", "CLARIF_Q", "COMMENT", "CONDITIONAL", "CONTINUATION",
-    "CONTRAST", "CORRECTION", "ELABORATION", "EXPLANATION", "NARRATION", "PARALLEL", "QA_PAIR",
-    "Q_ELABORATION", "RESULT",
+    "ACKNOWLEDGEMENT",
+    "ALTERNATION",
+    "BACKGROUND",
+    "CLARIF_Q",
+    "COMMENT",
+    "CONDITIONAL",
+    "CONTINUATION",
+    "CONTRAST",
+    "CORRECTION",
+    "ELABORATION",
+    "EXPLANATION",
+    "NARRATION",
+    "PARALLEL",
+    "QA_PAIR",
+    "Q_ELABORATION",
+    "RESULT",
 )
 """The 16 relations of the STAC / Molweni system prompt (Appendix B.5, Table 12), in the prompt's order."""
 
 MSDC_RELATIONS: tuple[str, ...] = (
-    "ACKNOWLEDGEMENT", "ALTERNATION", "CLARIF_Q", "COMMENT", "CONDITIONAL", "CONFIRM_Q", "CONTINUATION",
-    "CONTRAST", "CORRECTION", "ELABORATION", "EXPLANATION", "NARRATION", "QA_PAIR", "Q_ELABORATION",
-    "RESULT", "SEQUENCE",
+    "ACKNOWLEDGEMENT",
+    "ALTERNATION",
+    "CLARIF_Q",
+    "COMMENT",
+    "CONDITIONAL",
+    "CONFIRM_Q",
+    "CONTINUATION",
+    "CONTRAST",
+    "CORRECTION",
+    "ELABORATION",
+    "EXPLANATION",
+    "NARRATION",
+    "QA_PAIR",
+    "Q_ELABORATION",
+    "RESULT",
+    "SEQUENCE",
 )
 """The 16 relations of the MSDC system prompt (Appendix B.5, Table 12), in the prompt's order."""
 

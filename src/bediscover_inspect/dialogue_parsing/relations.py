@@ -55,8 +55,8 @@ backtracking across the text), the label is read backwards from each match on th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 from bediscover_inspect.labels import final_text, marked, marker_ends, rejected, rejection_ends
 

@@ -111,6 +111,7 @@ def f1_of(tp: float, pred: float, gold: float) -> float:
 
 # --------------------------------------------------------------------------------------- measures
 
+
 def _sum(*keys: str, factor: float = 1.0) -> Callable[[Sequence[SampleScore]], np.ndarray]:
     """Per-sample ``factor * (value[key1] + value[key2] + …)``, the numerator or denominator of a measure."""
 
@@ -187,13 +188,22 @@ def reasoning_tokens_per_turn(stat: Stat = "both") -> Metric:
 
 
 MEASURES: tuple[Callable[..., Metric], ...] = (
-    link_f1, link_precision, link_recall, full_f1, full_precision, full_recall,
-    invalid_rate, no_relation_rate, output_tokens_per_turn, reasoning_tokens_per_turn,
+    link_f1,
+    link_precision,
+    link_recall,
+    full_f1,
+    full_precision,
+    full_recall,
+    invalid_rate,
+    no_relation_rate,
+    output_tokens_per_turn,
+    reasoning_tokens_per_turn,
 )
 """The scorer's measures, in the order of its metric list; each overall and per ``dataset``."""
 
 
 # --------------------------------------------------------------------------------------- scorer
+
 
 def _value(counts: TurnCounts) -> dict[str, float]:
     """``Score.value``: the counts, then the sample's own link and full F1 (for the viewer; no metric reads them)."""
@@ -214,8 +224,7 @@ def single_turn_score(state: TaskState) -> Score:
     parsed = parse_answer(completion, j, RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"]))
     counts = count_turn(parsed, parse_gold(state.metadata["gold"]), *usage_tokens(state.output))
     detail = _turn_detail(j, state.metadata["gold"], parsed)
-    return Score(value=_value(counts), answer=detail["predicted"], explanation=completion,
-                 metadata={"turns": [detail]})
+    return Score(value=_value(counts), answer=detail["predicted"], explanation=completion, metadata={"turns": [detail]})
 
 
 def dialogue_score(state: TaskState) -> Score:
@@ -236,7 +245,9 @@ def dialogue_score(state: TaskState) -> Score:
     return Score(value=_value(total), answer=answer, metadata={"turns": details})
 
 
-@scorer(metrics=[overview(link_f1(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)])
+@scorer(
+    metrics=[overview(link_f1(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)]
+)
 def dialogue_parsing_scorer() -> Scorer:
     """Score one sample: a single turn, or a whole dialogue from the incremental solver's per-turn records.
 

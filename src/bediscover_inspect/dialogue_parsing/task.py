@@ -62,8 +62,7 @@ def dialogue_parsing(
     """
     reasoning = reasoning_flag(reasoning)
     generation = task_generation("dialogue_parsing", reasoning, presets)
-    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, per_dataset=per_dataset,
-                          order=order)
+    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, per_dataset=per_dataset, order=order)
     solver: Solver = incremental_parser(reasoning) if mode == "incremental" else generate_with_thinking(reasoning)
     return Task(
         dataset=loaded.dataset,
@@ -72,7 +71,15 @@ def dialogue_parsing(
         config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
-        metadata=task_metadata("dialogue_parsing", loaded.files, dataset=loaded.datasets, mode=mode,
-                               subset=subset, reasoning=reasoning, presets=generation.presets, order=order,
-                               generation=generation),
+        metadata=task_metadata(
+            "dialogue_parsing",
+            loaded.files,
+            dataset=loaded.datasets,
+            mode=mode,
+            subset=subset,
+            reasoning=reasoning,
+            presets=generation.presets,
+            order=order,
+            generation=generation,
+        ),
     )

@@ -12,8 +12,9 @@ subtitle") and the Just paper (149 sentences) say 149, which we follow.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
@@ -218,8 +219,9 @@ def load_dataset(
     datasets = parse_datasets(dataset)
     explicit = is_explicit(dataset)
     per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets({name: DATA_FILES[name] for name in datasets}, explicit, subset, data_dir,
-                          "discourse_markers")
+    files = load_datasets(
+        {name: DATA_FILES[name] for name in datasets}, explicit, subset, data_dir, "discourse_markers"
+    )
     samples: list[Sample] = []
     for name, loaded in files.records.items():
         file = loaded.resolved.local_path
@@ -233,5 +235,6 @@ def load_dataset(
         )
         samples.extend(first_per_dataset(belonging, per_dataset))
     loaded_names = list(files.records)
-    return LoadedDataset(MemoryDataset(samples, name="discourse_markers_" + "+".join(loaded_names)), files,
-                         loaded_names)
+    return LoadedDataset(
+        MemoryDataset(samples, name="discourse_markers_" + "+".join(loaded_names)), files, loaded_names
+    )

@@ -48,31 +48,48 @@ OTHERWISE_SYSTEM_PROMPT = (
 """Table 8, system prompt "for Otherwise dataset"."""
 
 _JUST_DEFINITIONS: tuple[tuple[str, str], ...] = (
-    ("Exclusionary: ‘Just’ is used to exclude other possibilities or options.",
-     "Example: “I’m just looking for a job, not a career.”"),
-    ("Unelaboratory: ‘Just’ is used to deny further elaboration on an event or concept.",
-     "Example: “I just don’t like it.”"),
-    ("Unexplanatory: ‘Just’ is used to deny that there is an explanation or to offer a weak explanation with no "
-     "stronger one available.",
-     "Example: “The lights just turn on and off.”"),
-    ("Emphatic: ‘Just’ is used to add emphasis to an already strong word or phrase.",
-     "Example: “It’s just amazing!”"),
-    ("Temporal: ‘Just’ is used to indicate that something happened very recently, or close to another event.",
-     "Example: “I just saw him a minute ago.”"),
-    ("Adjective: ‘Just’ is used used as an adjective to describe a person or idea, especially a law or policy, as "
-     "fair, appropriate, or lawful.",
-     "Example: “She is a just ruler.”"),
+    (
+        "Exclusionary: ‘Just’ is used to exclude other possibilities or options.",
+        "Example: “I’m just looking for a job, not a career.”",
+    ),
+    (
+        "Unelaboratory: ‘Just’ is used to deny further elaboration on an event or concept.",
+        "Example: “I just don’t like it.”",
+    ),
+    (
+        "Unexplanatory: ‘Just’ is used to deny that there is an explanation or to offer a weak explanation with no "
+        "stronger one available.",
+        "Example: “The lights just turn on and off.”",
+    ),
+    ("Emphatic: ‘Just’ is used to add emphasis to an already strong word or phrase.", "Example: “It’s just amazing!”"),
+    (
+        "Temporal: ‘Just’ is used to indicate that something happened very recently, or close to another event.",
+        "Example: “I just saw him a minute ago.”",
+    ),
+    (
+        "Adjective: ‘Just’ is used used as an adjective to describe a person or idea, especially a law or policy, as "
+        "fair, appropriate, or lawful.",
+        "Example: “She is a just ruler.”",
+    ),
 )
 
 _OTHERWISE_DEFINITIONS: tuple[tuple[str, str], ...] = (
-    ("Consequence: If the situation in Arg1 doesn’t occur, the situation in Arg2 would arise.",
-     "Example: [I like you too.] Otherwise, [we wouldn’t be friends.]"),
-    ("Argumentation: Arg2 is undesirable and can be possibly avoided by following Arg1.",
-     "Example: [We have to operate immediately.] Otherwise, [she will die.]"),
-    ("Enumeration: It doesn’t take the failure of Arg1 to consider Arg2 as another option.",
-     "Example: [You can choose to go to the beach.] Otherwise, [you can stay at home and read a book.]"),
-    ("Exception: Arg1 is an exception to Arg2.",
-     "Example: [He is usually very punctual.] Otherwise, [he would have arrived on time.]"),
+    (
+        "Consequence: If the situation in Arg1 doesn’t occur, the situation in Arg2 would arise.",
+        "Example: [I like you too.] Otherwise, [we wouldn’t be friends.]",
+    ),
+    (
+        "Argumentation: Arg2 is undesirable and can be possibly avoided by following Arg1.",
+        "Example: [We have to operate immediately.] Otherwise, [she will die.]",
+    ),
+    (
+        "Enumeration: It doesn’t take the failure of Arg1 to consider Arg2 as another option.",
+        "Example: [You can choose to go to the beach.] Otherwise, [you can stay at home and read a book.]",
+    ),
+    (
+        "Exception: Arg1 is an exception to Arg2.",
+        "Example: [He is usually very punctual.] Otherwise, [he would have arrived on time.]",
+    ),
 )
 
 _JUST_INSTRUCTION = (

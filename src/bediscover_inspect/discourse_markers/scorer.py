@@ -16,6 +16,7 @@ from ..scoring import label_score
 from .aliases import ALIASES
 from .dataset import LABELS
 
+
 def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[str, ...]]:
     """Parse one completion of ``dataset``.
 

@@ -8,7 +8,7 @@ Usage::
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from inspect_ai import Task, task
 
@@ -67,7 +67,15 @@ def discourse_markers(
         config=generation.config,
         epochs=pooled_epochs(),
         version=VERSION,
-        metadata=task_metadata("discourse_markers", loaded.files, dataset=loaded.datasets, prompt=prompt,
-                               context=context, subset=subset, reasoning=reasoning, presets=generation.presets,
-                               generation=generation),
+        metadata=task_metadata(
+            "discourse_markers",
+            loaded.files,
+            dataset=loaded.datasets,
+            prompt=prompt,
+            context=context,
+            subset=subset,
+            reasoning=reasoning,
+            presets=generation.presets,
+            generation=generation,
+        ),
     )

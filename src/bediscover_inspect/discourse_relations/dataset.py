@@ -306,7 +306,10 @@ def load_dataset(
     samples: list[Sample] = []
     for corpus, loaded in files.records.items():
         file = loaded.resolved.local_path
-        built = (record_to_sample(record, corpus, file, index, loaded.id_width) for index, record in enumerate(loaded.records))
+        built = (
+            record_to_sample(record, corpus, file, index, loaded.id_width)
+            for index, record in enumerate(loaded.records)
+        )
         samples.extend(first_per_dataset(built, per_dataset))
     names = list(files.records)
     return LoadedDataset(MemoryDataset(samples, name="disrpt25"), files, names)

@@ -502,9 +502,7 @@ class GGUFModelAPI(ModelAPI):
         loaded = self._loaded()
         return await anyio.to_thread.run_sync(self._generate_sync, loaded, prompt, config)
 
-    def _generate_sync(
-        self, loaded: _Loaded, prompt: str, config: GenerateConfig
-    ) -> tuple[ModelOutput, ModelCall]:
+    def _generate_sync(self, loaded: _Loaded, prompt: str, config: GenerateConfig) -> tuple[ModelOutput, ModelCall]:
         params: dict[str, Any] = {
             "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
             "temperature": 0.8 if config.temperature is None else config.temperature,

@@ -18,6 +18,7 @@ def is_token_measure(measure: str) -> bool:
     :data:`TOKEN_MEASURES` and names like ``output_tokens_per_turn`` (dialogue parsing, per turn)."""
     return measure in TOKEN_MEASURES or "_tokens_per_" in measure
 
+
 Z95 = 1.959963984540054
 """Two-sided 95 % quantile of the standard normal distribution."""
 
@@ -37,30 +38,44 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts) are
         scaled to percent.
     """
-    columns = GROUP_KEYS + ["mean", "std", "se", "ci95_low", "ci95_high", "n_seeds", "seeds", "samples",
-                            "reasoning_effort"]
+    columns = GROUP_KEYS + [
+        "mean",
+        "std",
+        "se",
+        "ci95_low",
+        "ci95_high",
+        "n_seeds",
+        "seeds",
+        "samples",
+        "reasoning_effort",
+    ]
     if scores.empty:
         return pd.DataFrame(columns=columns)
     frame = scores.sort_values("seed").copy()
     scale = np.where(frame["measure"].map(is_token_measure), 1.0, 100.0)
     frame["value"] = frame["value"].astype(float) * scale
     frame["stderr"] = frame["stderr"].astype(float) * scale
-    cells = frame.groupby(GROUP_KEYS, sort=True, dropna=False).agg(
-        mean=("value", "mean"),
-        std=("value", lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
-        se=("stderr", "mean"),
-        n_seeds=("value", "size"),
-        seeds=("seed", lambda v: " ".join(str(s) for s in v)),
-        samples=("samples", lambda v: "/".join(str(s) for s in v)),
-        reasoning_effort=("reasoning_effort", lambda v: ",".join(sorted(set(v) - {""}))),
-    ).reset_index()
+    cells = (
+        frame.groupby(GROUP_KEYS, sort=True, dropna=False)
+        .agg(
+            mean=("value", "mean"),
+            std=("value", lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
+            se=("stderr", "mean"),
+            n_seeds=("value", "size"),
+            seeds=("seed", lambda v: " ".join(str(s) for s in v)),
+            samples=("samples", lambda v: "/".join(str(s) for s in v)),
+            reasoning_effort=("reasoning_effort", lambda v: ",".join(sorted(set(v) - {""}))),
+        )
+        .reset_index()
+    )
     cells["ci95_low"] = cells["mean"] - Z95 * cells["se"]
     cells["ci95_high"] = cells["mean"] + Z95 * cells["se"]
     return cells[columns]
 
 
-def coverage_warnings(scores: pd.DataFrame, expected_seeds: Sequence[int] | None = None,
-                      expected_tasks: Sequence[str] | None = None) -> list[str]:
+def coverage_warnings(
+    scores: pd.DataFrame, expected_seeds: Sequence[int] | None = None, expected_tasks: Sequence[str] | None = None
+) -> list[str]:
     """Missing seeds and missing tasks, one message each (never averaged away silently).
 
     Args:
@@ -79,8 +94,11 @@ def coverage_warnings(scores: pd.DataFrame, expected_seeds: Sequence[int] | None
     for (task, model, reasoning, variant), present in runs.items():
         missing = [s for s in seeds if s not in present]
         if missing:
-            messages.append(f"missing seed(s) {missing} for task {task}, model {model}, reasoning {reasoning}"
-                            + (f", {variant}" if variant else "") + f" (present: {present})")
+            messages.append(
+                f"missing seed(s) {missing} for task {task}, model {model}, reasoning {reasoning}"
+                + (f", {variant}" if variant else "")
+                + f" (present: {present})"
+            )
     tasks = sorted(set(expected_tasks) if expected_tasks is not None else set(scores["task"]))
     combos = scores.groupby(["model", "reasoning"])["task"].agg(lambda t: set(t))
     for (model, reasoning), present in combos.items():
@@ -88,5 +106,3 @@ def coverage_warnings(scores: pd.DataFrame, expected_seeds: Sequence[int] | None
             if task not in present:
                 messages.append(f"missing task {task} for model {model}, reasoning {reasoning}")
     return sorted(messages)
-
-

@@ -39,20 +39,34 @@ def unmatched_model_notes(scores: pd.DataFrame, paper_models: Mapping[str, str] 
         return []
     notes = []
     runs = scores.drop_duplicates(["model", "reasoning_effort"])
-    matched = {row.model for row in runs.itertuples(index=False)
-               if paper_model_match(row.model, row.reasoning_effort or None, paper_models)[0] is not None}
+    matched = {
+        row.model
+        for row in runs.itertuples(index=False)
+        if paper_model_match(row.model, row.reasoning_effort or None, paper_models)[0] is not None
+    }
     for model in sorted(set(runs.model) - matched):
-        effort = (" (GPT-5-mini rows need --reasoning-effort low or high in the run)"
-                  if "gpt5mini" in normalised(model) else "")
-        notes.append(f"no paper model for {model}{effort}: its cells have no paper numbers. Name one with "
-                     f"--paper-model PAPER or --paper-model '{model}=PAPER'; the paper's models: "
-                     + ", ".join(paper_model_names()))
+        effort = (
+            " (GPT-5-mini rows need --reasoning-effort low or high in the run)"
+            if "gpt5mini" in normalised(model)
+            else ""
+        )
+        notes.append(
+            f"no paper model for {model}{effort}: its cells have no paper numbers. Name one with "
+            f"--paper-model PAPER or --paper-model '{model}=PAPER'; the paper's models: "
+            + ", ".join(paper_model_names())
+        )
     return notes
 
 
-def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
-                 expected_seeds: Sequence[int] | None = None, expected_tasks: Sequence[str] | None = None,
-                 plots: bool = True, paper_models: Mapping[str, str] | None = None) -> Report:
+def build_report(
+    log_dir: str | Path,
+    out_dir: str | Path,
+    ddof: int = 0,
+    expected_seeds: Sequence[int] | None = None,
+    expected_tasks: Sequence[str] | None = None,
+    plots: bool = True,
+    paper_models: Mapping[str, str] | None = None,
+) -> Report:
     """Read the logs, aggregate over seeds, compare with the paper, and write tables (and plots).
 
     Files written under ``out_dir``: ``cells.csv`` (every cell, long format, with the 95 % interval, the paper
@@ -77,8 +91,9 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
     out.mkdir(parents=True, exist_ok=True)
     read = read_log_scores(log_dir)
     messages = coverage_warnings(read.scores, expected_seeds, expected_tasks)
-    messages += [f"log not used: {path} ({reason})" for path, reason in read.skipped
-                 if not reason.startswith(SUPERSEDED)]
+    messages += [
+        f"log not used: {path} ({reason})" for path, reason in read.skipped if not reason.startswith(SUPERSEDED)
+    ]
     superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
     files: list[Path] = []
     cells = pd.DataFrame()
@@ -92,20 +107,23 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
     if not cells.empty:
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]
-    sections = [f"# BeDiscovER report\n\nLogs: `{log_dir}`. Each cell: mean ± {'population' if ddof == 0 else 'sample'}"
-                f" std over seeds (ddof={ddof}), then the 95 % interval mean ± 1.96·SE (SE: the logged standard error "
-                f"over test items, averaged over seeds); rates in %, tokens per sample (per turn in dialogue "
-                f"parsing). Paper numbers from `paper_results.csv` (table noted), Δ = ours − paper; the paper's "
-                f"tok. is compared with `output_tokens` (answer and reasoning), `reasoning_tokens` has no paper "
-                f"column. `differs` names what a run does differently from the paper's setting (empty: the paper's "
-                f"setting). Per-class scores and confusion matrices of the label-choice tasks: `classes/`."]
+    sections = [
+        f"# BeDiscovER report\n\nLogs: `{log_dir}`. Each cell: mean ± {'population' if ddof == 0 else 'sample'}"
+        f" std over seeds (ddof={ddof}), then the 95 % interval mean ± 1.96·SE (SE: the logged standard error "
+        f"over test items, averaged over seeds); rates in %, tokens per sample (per turn in dialogue "
+        f"parsing). Paper numbers from `paper_results.csv` (table noted), Δ = ours − paper; the paper's "
+        f"tok. is compared with `output_tokens` (answer and reasoning), `reasoning_tokens` has no paper "
+        f"column. `differs` names what a run does differently from the paper's setting (empty: the paper's "
+        f"setting). Per-class scores and confusion matrices of the label-choice tasks: `classes/`."
+    ]
     if messages:
         sections.append("## Warnings\n\n" + "\n".join(f"- {m}" for m in messages))
     if notes:
         sections.append("## Notes\n\n" + "\n".join(f"- {n}" for n in notes))
     if superseded:
-        sections.append("## Logs superseded by a later successful log of the same run\n\n"
-                        + "\n".join(f"- {n}" for n in superseded))
+        sections.append(
+            "## Logs superseded by a later successful log of the same run\n\n" + "\n".join(f"- {n}" for n in superseded)
+        )
     if not cells.empty:
         path = out / "cells.csv"
         cells.to_csv(path, index=False)
@@ -127,5 +145,3 @@ def build_report(log_dir: str | Path, out_dir: str | Path, ddof: int = 0,
     warn_path.write_text("".join(f"{m}\n" for m in messages), encoding="utf-8")
     files += [report_md, warn_path]
     return Report(cells=cells, warnings=messages, files=files, notes=notes)
-
-

@@ -63,17 +63,36 @@ def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.
             for i, gold_label in enumerate(labels):
                 for j, predicted in enumerate(labels):
                     if matrix[i, j]:
-                        confusion_rows.append(run | {"dataset": dataset, "gold": gold_label,
-                                                     "predicted": predicted, "count": int(matrix[i, j])})
+                        confusion_rows.append(
+                            run
+                            | {
+                                "dataset": dataset,
+                                "gold": gold_label,
+                                "predicted": predicted,
+                                "count": int(matrix[i, j]),
+                            }
+                        )
     per_class = pd.DataFrame(class_rows)
     if not per_class.empty:
         keys = RUN + ["dataset", "label"]
-        per_class = per_class.groupby(keys, sort=True).agg(
-            **{f"{stat}_{part}": (stat, (lambda v: 100 * float(np.mean(v))) if part == "mean"
-                                  else (lambda v: 100 * float(np.std(v, ddof=ddof)) if len(v) > ddof
-                                        else float("nan")))
-               for stat in ("precision", "recall", "f1") for part in ("mean", "std")},
-            support=("support", "first"), n_seeds=("seed", "size")).reset_index()
+        per_class = (
+            per_class.groupby(keys, sort=True)
+            .agg(
+                **{
+                    f"{stat}_{part}": (
+                        stat,
+                        (lambda v: 100 * float(np.mean(v)))
+                        if part == "mean"
+                        else (lambda v: 100 * float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
+                    )
+                    for stat in ("precision", "recall", "f1")
+                    for part in ("mean", "std")
+                },
+                support=("support", "first"),
+                n_seeds=("seed", "size"),
+            )
+            .reset_index()
+        )
     matrix_frame = pd.DataFrame(confusion_rows)
     if not matrix_frame.empty:
         matrix_frame = matrix_frame.groupby(RUN + ["dataset", "gold", "predicted"], sort=True)["count"].sum()

@@ -555,7 +555,7 @@ def test_cell(
     boot = ps.paired_bootstrap(stat_a, stat_b, len(base), strata, resamples, seed, alpha)
     sign = 100.0 if measure.higher_is_better else -100.0
     low, high = sorted((sign * boot.low, sign * boot.high))
-    out = {
+    out: dict[str, Any] = {
         "baseline": value_a,
         "candidate": value_b,
         "delta": sign * boot.delta,

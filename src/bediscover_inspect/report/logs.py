@@ -19,8 +19,9 @@ import pandas as pd
 from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.metrics import read_results
 
-IGNORED_PARAMETERS = frozenset({"reasoning", "data_dir", "dataset", "datasets", "corpora", "languages",
-                                "frameworks", "presets"})
+IGNORED_PARAMETERS = frozenset(
+    {"reasoning", "data_dir", "dataset", "datasets", "corpora", "languages", "frameworks", "presets"}
+)
 """Task parameters that do not make one experimental setting differ from another in the report (the reasoning
 mode has its own column; dataset selectors only choose which cells a run fills; what ``presets`` sent is checked
 against Table 7 with the other generation settings)."""
@@ -31,11 +32,41 @@ SUPERSEDED = "superseded"
 RUN_KEYS = ["task", "model", "reasoning", "variant"]
 GROUP_KEYS = RUN_KEYS + ["measure", "group_key", "group"]
 
-COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
-           "measure", "group_key", "group", "value", "stderr"]
+COLUMNS = [
+    "log",
+    "task",
+    "model",
+    "reasoning",
+    "variant",
+    "seed",
+    "reasoning_effort",
+    "samples",
+    "measure",
+    "group_key",
+    "group",
+    "value",
+    "stderr",
+]
 
-RUN_COLUMNS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples",
-               "dataset_samples", "limit", "sample_id", "per_dataset", "sample_counts", "generate", "subset", "data", "absent"]
+RUN_COLUMNS = [
+    "log",
+    "task",
+    "model",
+    "reasoning",
+    "variant",
+    "seed",
+    "reasoning_effort",
+    "samples",
+    "dataset_samples",
+    "limit",
+    "sample_id",
+    "per_dataset",
+    "sample_counts",
+    "generate",
+    "subset",
+    "data",
+    "absent",
+]
 """Columns of :attr:`LogScores.runs` (see there)."""
 
 GENERATE_FIELDS = ("max_tokens", "temperature", "top_p", "verbosity")
@@ -115,8 +146,10 @@ def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
     """The score rows of one successful log (see :class:`LogScores`)."""
     facts = run_facts(path, log)
     base = {key: facts[key] for key in COLUMNS if key in facts}
-    return [base | {key: row[key] for key in ("measure", "group_key", "group", "value", "stderr")}
-            for row in read_results(log)]
+    return [
+        base | {key: row[key] for key in ("measure", "group_key", "group", "value", "stderr")}
+        for row in read_results(log)
+    ]
 
 
 def _generate_config(log: Any) -> dict[str, Any]:
@@ -242,21 +275,30 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         try:
             metadata = log.eval.metadata or {}
             if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
-                skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata "
-                                      f"benchmark={BENCHMARK!r}"))
+                skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}"))
                 continue
             seed, _ = _seed_and_effort(log)
             parameters = parameters_of(log)
-            key = (short_task_name(log.eval.task), log.eval.model, variant_of(parameters),
-                   _reasoning_of(parameters), seed)
+            key = (
+                short_task_name(log.eval.task),
+                log.eval.model,
+                variant_of(parameters),
+                _reasoning_of(parameters),
+                seed,
+            )
             if log.status != "success" or log.results is None:
                 unfinished.append((key, path, log.status if log.status != "success" else "success without results"))
                 continue
             rows = _log_rows(path, log)
             if not rows:
-                skipped.append((path, f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
-                                      f"(task version {log.eval.task_version}; written by an older version of "
-                                      "the suite: re-run it)"))
+                skipped.append(
+                    (
+                        path,
+                        f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
+                        f"(task version {log.eval.task_version}; written by an older version of "
+                        "the suite: re-run it)",
+                    )
+                )
                 continue
         except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
             skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
@@ -266,11 +308,14 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
             # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
             lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
             (kept_samples, kept_created), (lost_samples, lost_created) = _run_preference(kept), _run_preference(lost)
-            why = ("covers more samples" if kept_samples > lost_samples
-                   else "is newer" if kept_created > lost_created
-                   else "has the same samples and time, and was read later")
-            skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} "
-                                     f"({kept[0]})"))
+            why = (
+                "covers more samples"
+                if kept_samples > lost_samples
+                else "is newer"
+                if kept_created > lost_created
+                else "has the same samples and time, and was read later"
+            )
+            skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} ({kept[0]})"))
             latest[key] = kept
         else:
             latest[key] = (path, log, rows)
@@ -283,8 +328,11 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
     rows = [row for _, _, log_rows in latest.values() for row in log_rows]
     facts = [run_facts(path, log) for path, log, _ in latest.values()]
     runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
-    for column in ("dataset_samples", "limit", "sample_id", "per_dataset"):  # as logged: None stays None, 5 stays 5 (not 5.0)
+    for column in (
+        "dataset_samples",
+        "limit",
+        "sample_id",
+        "per_dataset",
+    ):  # as logged: None stays None, 5 stays 5 (not 5.0)
         runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
     return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs)
-
-

@@ -17,13 +17,30 @@ def _norm(text: Any) -> str:
 
 
 _DATASET_ALIASES = {
-    "justmanual": "just-manual", "justsubtitle": "just-subtitle", "otherwise": "otherwise",
-    "tbd": "tbd", "tbdee": "tbd", "tddman": "tdd-man", "tdd": "tdd-man",
-    "totarithmetic": "tot-arithmetic", "tot": "tot-arithmetic", "totari": "tot-arithmetic",
-    "aanabstract": "aan-abstract", "aan": "aan-abstract", "arxivabstracts": "arxiv-abstracts",
-    "arxiv": "arxiv-abstracts", "nipsabs": "nips-abs", "neurips": "nips-abs", "nsf": "nsf",
-    "roc": "roc", "sindcaptions": "sind-captions", "sind": "sind-captions", "wikimovies": "wiki-movies",
-    "stac": "stac", "molweni": "molweni", "msdc": "msdc",
+    "justmanual": "just-manual",
+    "justsubtitle": "just-subtitle",
+    "otherwise": "otherwise",
+    "tbd": "tbd",
+    "tbdee": "tbd",
+    "tddman": "tdd-man",
+    "tdd": "tdd-man",
+    "totarithmetic": "tot-arithmetic",
+    "tot": "tot-arithmetic",
+    "totari": "tot-arithmetic",
+    "aanabstract": "aan-abstract",
+    "aan": "aan-abstract",
+    "arxivabstracts": "arxiv-abstracts",
+    "arxiv": "arxiv-abstracts",
+    "nipsabs": "nips-abs",
+    "neurips": "nips-abs",
+    "nsf": "nsf",
+    "roc": "roc",
+    "sindcaptions": "sind-captions",
+    "sind": "sind-captions",
+    "wikimovies": "wiki-movies",
+    "stac": "stac",
+    "molweni": "molweni",
+    "msdc": "msdc",
 }
 
 _MODEL_ALIASES = {
@@ -35,8 +52,7 @@ _MODEL_ALIASES = {
 _SETTING_ALIASES = {"incremental": ("auto-regressive",), "autoregressive": ("auto-regressive",)}
 """Our task-argument values -> the paper's setting names (dialogue parsing calls its main mode "incremental")."""
 
-_MEASURE_ALIASES = {"acc": "accuracy", "micro_f1": "accuracy", "output_tokens": "tok",
-                    "output_tokens_per_turn": "tok"}
+_MEASURE_ALIASES = {"acc": "accuracy", "micro_f1": "accuracy", "output_tokens": "tok", "output_tokens_per_turn": "tok"}
 
 
 def normalised(text: Any) -> str:
@@ -62,10 +78,12 @@ def canonical_measure(measure: str) -> str:
     return _MEASURE_ALIASES.get(measure, measure)
 
 
-TDD_MAN_NOTE = ("TDD-Man: the captions of Tables 24 and 25 are read as swapped (Table 3's TDD-Man column, the "
-                "full-document setting of its TBD column, equals Table 24, and §5.1.2 says removing context lowers "
-                "TDD-Man, which holds only with the captions swapped): context=document is compared with Table 24, "
-                "context=sentences with Table 25")
+TDD_MAN_NOTE = (
+    "TDD-Man: the captions of Tables 24 and 25 are read as swapped (Table 3's TDD-Man column, the "
+    "full-document setting of its TBD column, equals Table 24, and §5.1.2 says removing context lowers "
+    "TDD-Man, which holds only with the captions swapped): context=document is compared with Table 24, "
+    "context=sentences with Table 25"
+)
 """The note every cell compared under :data:`PAPER_SETTING_READINGS` carries (``paper_note``)."""
 
 PAPER_NOTE_LABELS: dict[str, str] = {TDD_MAN_NOTE: "TDD-Man: Tables 24/25 read with their captions swapped (see Notes)"}
@@ -84,8 +102,10 @@ def read_paper_settings(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` of ``paper_results.csv`` with ``variant`` as the report reads it (:data:`PAPER_SETTING_READINGS`)
     and a ``reading_note`` column (empty where the printed setting is used)."""
     readings = [PAPER_SETTING_READINGS.get(key) for key in zip(rows.table, rows.dataset, rows.variant)]
-    return rows.assign(variant=[r[0] if r else v for r, v in zip(readings, rows.variant)],
-                       reading_note=[r[1] if r else "" for r in readings])
+    return rows.assign(
+        variant=[r[0] if r else v for r, v in zip(readings, rows.variant)],
+        reading_note=[r[1] if r else "" for r in readings],
+    )
 
 
 QUANTISED_TOKENS = ("awq", "gptq", "int4", "int8", "fp8", "bnb", "4bit", "8bit", "w4a16", "w8a8")
@@ -94,8 +114,9 @@ QUANTISED_TOKENS = ("awq", "gptq", "int4", "int8", "fp8", "bnb", "4bit", "8bit",
 FORMAT_TOKENS = ("gguf", "mlx", "fp16", "bf16", "f16", "f32")
 """Name suffixes of a file format or precision that names the same model."""
 
-_SUFFIX = re.compile(r"[-_.:](" + "|".join(QUANTISED_TOKENS + FORMAT_TOKENS) + r"|i?q\d(?:_[a-z0-9]+)*)$",
-                     re.IGNORECASE)
+_SUFFIX = re.compile(
+    r"[-_.:](" + "|".join(QUANTISED_TOKENS + FORMAT_TOKENS) + r"|i?q\d(?:_[a-z0-9]+)*)$", re.IGNORECASE
+)
 
 
 def base_model_name(model: str) -> tuple[str, list[str]]:
@@ -150,14 +171,18 @@ def parse_paper_models(values: Sequence[str] | None) -> dict[str, str]:
             raise ValueError(f"--paper-model expects PAPER or SERVED=PAPER, got {value!r}")
         name = known.get(_norm(paper))
         if name is None:
-            raise ValueError(f"--paper-model {value!r}: {paper!r} is not a model of the paper; choose from "
-                             + ", ".join(paper_model_names()) + " (or GPT-5-mini)")
+            raise ValueError(
+                f"--paper-model {value!r}: {paper!r} is not a model of the paper; choose from "
+                + ", ".join(paper_model_names())
+                + " (or GPT-5-mini)"
+            )
         mapping[served.strip() if sep else ALL_MODELS] = name
     return mapping
 
 
-def paper_model_match(model: str, reasoning_effort: str | None = None,
-                      paper_models: Mapping[str, str] | None = None) -> tuple[str | None, str]:
+def paper_model_match(
+    model: str, reasoning_effort: str | None = None, paper_models: Mapping[str, str] | None = None
+) -> tuple[str | None, str]:
     """The paper's row name of our model and how it was found (``"--paper-model"``, ``"name"``), or ``(None, "")``.
 
     ``paper_models`` (:func:`parse_paper_models`) wins: the served name itself, its last path part, then
@@ -224,9 +249,18 @@ def _variant_candidates(variant: str) -> set[str]:
     return names
 
 
-def match_paper(paper: pd.DataFrame, task: str, group_key: str, group: str, variant: str, model: str,
-                reasoning: str, reasoning_effort: str, measure: str,
-                paper_models: Mapping[str, str] | None = None) -> pd.Series | None:
+def match_paper(
+    paper: pd.DataFrame,
+    task: str,
+    group_key: str,
+    group: str,
+    variant: str,
+    model: str,
+    reasoning: str,
+    reasoning_effort: str,
+    measure: str,
+    paper_models: Mapping[str, str] | None = None,
+) -> pd.Series | None:
     """The paper's cell for one of our cells, or ``None``.
 
     Rules: same task; the group is a dataset (aliases such as ``tbd-ee`` -> ``tbd``), or a DISRPT framework /
@@ -270,18 +304,30 @@ def match_paper(paper: pd.DataFrame, task: str, group_key: str, group: str, vari
     return rows.iloc[0]
 
 
-def with_paper(agg: pd.DataFrame, paper: pd.DataFrame | None = None,
-               paper_models: Mapping[str, str] | None = None) -> pd.DataFrame:
+def with_paper(
+    agg: pd.DataFrame, paper: pd.DataFrame | None = None, paper_models: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """Add ``paper_model``, ``paper_table``, ``paper_mean``, ``paper_std``, ``paper_note`` (where the paper is
     read against its caption, :data:`PAPER_SETTING_READINGS`) and ``diff`` (ours - paper) columns.
 
     ``paper_models``: ``--paper-model`` (:func:`parse_paper_models`)."""
     paper = load_paper_results() if paper is None else paper
-    cols: dict[str, list[Any]] = {k: [] for k in ("paper_model", "paper_table", "paper_mean", "paper_std",
-                                                   "paper_note")}
+    cols: dict[str, list[Any]] = {
+        k: [] for k in ("paper_model", "paper_table", "paper_mean", "paper_std", "paper_note")
+    }
     for row in agg.itertuples(index=False):
-        hit = match_paper(paper, row.task, row.group_key, row.group, row.variant, row.model, row.reasoning,
-                          row.reasoning_effort, row.measure, paper_models)
+        hit = match_paper(
+            paper,
+            row.task,
+            row.group_key,
+            row.group,
+            row.variant,
+            row.model,
+            row.reasoning,
+            row.reasoning_effort,
+            row.measure,
+            paper_models,
+        )
         cols["paper_model"].append("" if hit is None else hit.model)
         cols["paper_table"].append(np.nan if hit is None else int(hit.table))
         cols["paper_mean"].append(np.nan if hit is None else float(hit["mean"]))
@@ -290,5 +336,3 @@ def with_paper(agg: pd.DataFrame, paper: pd.DataFrame | None = None,
     out = agg.assign(**cols)
     out["diff"] = out["mean"] - out["paper_mean"]
     return out
-
-

@@ -6,17 +6,27 @@ checked by hand; it is the fact file the report compares our runs with, so no ne
 
 from __future__ import annotations
 
-from typing import cast
-
 from functools import lru_cache
 from importlib import resources
+from typing import cast
 
 import pandas as pd
 
 PAPER_RESULTS_FILE = "paper_results.csv"
 
 PAPER_COLUMNS: tuple[str, ...] = (
-    "table", "task", "dataset", "variant", "model", "size", "section", "reasoning", "metric", "mean", "std", "note",
+    "table",
+    "task",
+    "dataset",
+    "variant",
+    "model",
+    "size",
+    "section",
+    "reasoning",
+    "metric",
+    "mean",
+    "std",
+    "note",
 )
 
 
@@ -62,14 +72,17 @@ def load_paper_results() -> pd.DataFrame:
 QWEN3_MODELS: tuple[str, ...] = ("Qwen3-0.6B", "Qwen3-1.7B", "Qwen3-4B", "Qwen3-8B", "Qwen3-14B", "Qwen3-32B")
 
 TABLE7_GENERATION: dict[str, dict[str, dict[str, object]]] = {
-    **{model: {"off": {"max_tokens": (2048, 2048), "temperature": 0.7, "top_p": 0.8, "verbosity": None},
-               "on": {"max_tokens": (4096, 4096), "temperature": 0.6, "top_p": 0.95, "verbosity": None}}
-       for model in QWEN3_MODELS},
+    **{
+        model: {
+            "off": {"max_tokens": (2048, 2048), "temperature": 0.7, "top_p": 0.8, "verbosity": None},
+            "on": {"max_tokens": (4096, 4096), "temperature": 0.6, "top_p": 0.95, "verbosity": None},
+        }
+        for model in QWEN3_MODELS
+    },
     "DS-r1-distill-Qwen": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": None}},
     "DeepSeek-r1-0528": {"on": {"max_tokens": (4096, 16384), "temperature": None, "top_p": None, "verbosity": None}},
     "GPT-5-mini (low)": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": "low"}},
-    "GPT-5-mini (high)": {"on": {"max_tokens": (8192, 32768), "temperature": None, "top_p": None,
-                                 "verbosity": "low"}},
+    "GPT-5-mini (high)": {"on": {"max_tokens": (8192, 32768), "temperature": None, "top_p": None, "verbosity": "low"}},
 }
 """The paper's Table 7 (generation settings) as ``paper model -> reasoning mode -> setting``.
 

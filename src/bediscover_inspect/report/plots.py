@@ -53,8 +53,9 @@ def token_measure(measures: set[str]) -> str | None:
     return next((wanted for wanted in TOKEN_AXIS_MEASURES if wanted in measures), None)
 
 
-def axis_limits(values: Iterable[float], minimum: float, span: float, maximum: float | None = None,
-                margin: float = 0.08) -> tuple[float, float]:
+def axis_limits(
+    values: Iterable[float], minimum: float, span: float, maximum: float | None = None, margin: float = 0.08
+) -> tuple[float, float]:
     """Axis limits that hold ``values`` with a margin, never below ``minimum`` (nor above ``maximum``), at least
     ``span`` wide: one point or all-equal points give a readable range, not Matplotlib's ±0.04 around it."""
     finite = [v for v in values if not math.isnan(v)]
@@ -86,14 +87,30 @@ def panel_points(frame: pd.DataFrame) -> list[dict[str, Any]]:
         tok = frame[(frame.measure == x_measure) & (frame.model == row.model) & (frame.reasoning == row.reasoning)]
         if tok.empty:
             continue
-        points.append({"model": row.model, "reasoning": row.reasoning, "x": float(tok["mean"].iloc[0]),
-                       "y": float(row.mean), "yerr": None if math.isnan(row.std) else float(row.std),
-                       "paper": False, "label": f"{row.model.rsplit('/', 1)[-1]} ({row.reasoning})"})
+        points.append(
+            {
+                "model": row.model,
+                "reasoning": row.reasoning,
+                "x": float(tok["mean"].iloc[0]),
+                "y": float(row.mean),
+                "yerr": None if math.isnan(row.std) else float(row.std),
+                "paper": False,
+                "label": f"{row.model.rsplit('/', 1)[-1]} ({row.reasoning})",
+            }
+        )
         paper_tok = float(tok["paper_mean"].iloc[0])
         if not math.isnan(row.paper_mean) and not math.isnan(paper_tok):
-            points.append({"model": row.model, "reasoning": row.reasoning, "x": paper_tok,
-                           "y": float(row.paper_mean), "yerr": None, "paper": True,
-                           "label": f"paper {row.paper_model} ({row.reasoning})"})
+            points.append(
+                {
+                    "model": row.model,
+                    "reasoning": row.reasoning,
+                    "x": paper_tok,
+                    "y": float(row.paper_mean),
+                    "yerr": None,
+                    "paper": True,
+                    "label": f"paper {row.paper_model} ({row.reasoning})",
+                }
+            )
     return points
 
 
@@ -117,11 +134,27 @@ def draw_panel(task: str, group: str, variant: str, frame: pd.DataFrame) -> Any:
     for point in points:
         marker = "^" if point["reasoning"] == "on" else "o"
         if point["paper"]:
-            ax.scatter([point["x"]], [point["y"]], marker=marker, facecolors="none", edgecolors="grey",
-                       label=point["label"], clip_on=False, zorder=3)
+            ax.scatter(
+                [point["x"]],
+                [point["y"]],
+                marker=marker,
+                facecolors="none",
+                edgecolors="grey",
+                label=point["label"],
+                clip_on=False,
+                zorder=3,
+            )
         else:  # clip_on=False: a point on an axis (0 tokens, 0 %) is drawn whole
-            ax.errorbar([point["x"]], [point["y"]], yerr=point["yerr"], fmt=marker, capsize=3, label=point["label"],
-                        clip_on=False, zorder=3)
+            ax.errorbar(
+                [point["x"]],
+                [point["y"]],
+                yerr=point["yerr"],
+                fmt=marker,
+                capsize=3,
+                label=point["label"],
+                clip_on=False,
+                zorder=3,
+            )
     ax.set_xlim(*axis_limits([p["x"] for p in points], 0.0, MIN_TOKEN_SPAN))
     ys = [p["y"] + s * (p["yerr"] or 0.0) for p in points for s in (-1, 1)]
     ax.set_ylim(*axis_limits(ys, 0.0, MIN_SCORE_SPAN, 100.0))

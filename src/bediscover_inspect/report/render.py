@@ -15,8 +15,7 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def format_cell(mean: float, std: float, digits: int = 1, low: float | None = None,
-                high: float | None = None) -> str:
+def format_cell(mean: float, std: float, digits: int = 1, low: float | None = None, high: float | None = None) -> str:
     """``mean ± std [low, high]`` (std or interval left out where missing); empty for a missing mean."""
     if _missing(mean):
         return ""
@@ -80,5 +79,3 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     tail = [c for c in ("paper row", "paper note", "differs", "seeds", "samples") if c in table.columns]
     return table[[c for c in table.columns if c not in tail] + tail]
-
-

@@ -87,8 +87,9 @@ def generation_differences(sent: Mapping[str, Any], paper_model: str | None, rea
     return out
 
 
-def log_differences(run: Mapping[str, Any], group_key: str, group: str,
-                    paper_models: Mapping[str, str] | None = None) -> list[str]:
+def log_differences(
+    run: Mapping[str, Any], group_key: str, group: str, paper_models: Mapping[str, str] | None = None
+) -> list[str]:
     """What one log (a row of :attr:`~bediscover_inspect.report.logs.LogScores.runs`) does differently from the
     paper's setting, for the cell ``(group_key, group)``; empty when nothing differs (see the module docstring)."""
     out: list[str] = []
@@ -97,8 +98,11 @@ def log_differences(run: Mapping[str, Any], group_key: str, group: str,
         how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
         how += ["--sample-id"] if run.get("sample_id") is not None else []
         here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
-        out.append(f"samples: {scored} of {int(built)} scored" + (f" ({', '.join(how)})" if how else "")
-                   + (f", {here} of them {group}" if here is not None else ""))
+        out.append(
+            f"samples: {scored} of {int(built)} scored"
+            + (f" ({', '.join(how)})" if how else "")
+            + (f", {here} of them {group}" if here is not None else "")
+        )
     per_dataset = run.get("per_dataset")
     if per_dataset is not None and not pd.isna(per_dataset):
         out.append(f"samples: only the first {per_dataset} of each dataset (-T per_dataset={per_dataset})")
@@ -106,25 +110,31 @@ def log_differences(run: Mapping[str, Any], group_key: str, group: str,
     for path in _files_of(data, group_key, group):
         facts, info = data[path], REGISTRY.get(path)
         if facts.get("verified") is False:
-            out.append(f"data {path}: SHA-1 {str(facts.get('actual_sha1'))[:10]} is not the pinned "
-                       f"{str(facts.get('expected_sha1'))[:10]}")
+            out.append(
+                f"data {path}: SHA-1 {str(facts.get('actual_sha1'))[:10]} is not the pinned "
+                f"{str(facts.get('expected_sha1'))[:10]}"
+            )
         used = facts.get("records_used")
         if info is not None and info.records is not None and used is not None:
             paper = subset_size(info.records, info.paper_fraction)
             if int(used) != paper:
-                out.append(f"data {path}: {used} records used, the paper's subset has {paper}"
-                           + (" (subset=full)" if run.get("subset") == "full" else ""))
+                out.append(
+                    f"data {path}: {used} records used, the paper's subset has {paper}"
+                    + (" (subset=full)" if run.get("subset") == "full" else "")
+                )
     if group_key != "dataset" or group == "all":
-        absent = [f"{name} ({why})" for name, why in (run.get("absent") or {}).items()
-                  if _in_group(name, group_key, group)]
+        absent = [
+            f"{name} ({why})" for name, why in (run.get("absent") or {}).items() if _in_group(name, group_key, group)
+        ]
         if absent:
             out.append("absent from the run: " + ", ".join(absent))
     paper_model, _ = paper_model_match(run["model"], run.get("reasoning_effort") or None, paper_models)
     out += generation_differences(run.get("generate") or {}, paper_model, run["reasoning"], run["task"])
     quantised = quantisation_of(run["model"])
     if paper_model and quantised:
-        out.append(f"weights: {run['model'].rsplit('/', 1)[-1]} is a quantised build ({', '.join(quantised)}) of "
-                   f"{paper_model}")
+        out.append(
+            f"weights: {run['model'].rsplit('/', 1)[-1]} is a quantised build ({', '.join(quantised)}) of {paper_model}"
+        )
     return out
 
 
@@ -132,8 +142,9 @@ def _union(lists: Sequence[list[str]]) -> list[str]:
     return list(dict.fromkeys(text for texts in lists for text in texts))
 
 
-def cell_differences(cells: pd.DataFrame, runs: pd.DataFrame,
-                     paper_models: Mapping[str, str] | None = None) -> pd.Series:
+def cell_differences(
+    cells: pd.DataFrame, runs: pd.DataFrame, paper_models: Mapping[str, str] | None = None
+) -> pd.Series:
     """The ``differs`` text of every cell: its seeds' :func:`log_differences` (each once) and unequal samples
     across seeds, ``"; "``-joined; empty for a cell of the paper's setting. Index aligned with ``cells``."""
     if cells.empty:
@@ -144,16 +155,19 @@ def cell_differences(cells: pd.DataFrame, runs: pd.DataFrame,
     for row in cells.itertuples(index=False):
         key = tuple(getattr(row, k) for k in CELL_KEYS)
         if key not in memo:
-            seeds = by_run.get(key[:len(RUN_KEYS)])
+            seeds = by_run.get(key[: len(RUN_KEYS)])
             found: list[str] = []
             if seeds is not None:
                 seeds = seeds.sort_values("seed")
-                found = _union([log_differences(run, row.group_key, row.group, paper_models)
-                                for run in seeds.to_dict("records")])
+                found = _union(
+                    [log_differences(run, row.group_key, row.group, paper_models) for run in seeds.to_dict("records")]
+                )
                 counts = [int(s) for s in seeds["samples"]]
                 if len(set(counts)) > 1:
-                    found.append(f"samples per seed differ: {'/'.join(map(str, counts))} "
-                                 f"(seeds {' '.join(str(s) for s in seeds['seed'])})")
+                    found.append(
+                        f"samples per seed differ: {'/'.join(map(str, counts))} "
+                        f"(seeds {' '.join(str(s) for s in seeds['seed'])})"
+                    )
             memo[key] = "; ".join(found)
         texts.append(memo[key])
     return pd.Series(texts, dtype=object, index=cells.index)
@@ -168,7 +182,8 @@ def setting_warnings(cells: pd.DataFrame) -> list[str]:
     messages: list[str] = []
     for (task, model, reasoning, variant), frame in compared.groupby(RUN_KEYS, sort=True):
         reasons = _union([text.split("; ") for text in frame["differs"]])
-        messages.append(f"not the paper's setting, yet compared with it ({len(frame)} cells): task {task}, model "
-                        f"{model}, reasoning {reasoning}" + (f", {variant}" if variant else "") + ": "
-                        + "; ".join(reasons))
+        messages.append(
+            f"not the paper's setting, yet compared with it ({len(frame)} cells): task {task}, model "
+            f"{model}, reasoning {reasoning}" + (f", {variant}" if variant else "") + ": " + "; ".join(reasons)
+        )
     return messages

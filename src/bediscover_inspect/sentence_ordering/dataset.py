@@ -135,7 +135,9 @@ def load_dataset(
     for name, loaded in files.records.items():
         convert = partial(record_to_sample, dataset=name, file=loaded.resolved.local_path, id_width=loaded.id_width)
         samples.extend(
-            first_per_dataset((convert(record, index=index) for index, record in enumerate(loaded.records)), per_dataset)
+            first_per_dataset(
+                (convert(record, index=index) for index, record in enumerate(loaded.records)), per_dataset
+            )
         )
     loaded_names = list(files.records)
     return LoadedDataset(

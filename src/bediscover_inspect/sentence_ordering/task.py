@@ -62,7 +62,12 @@ def sentence_ordering(
         epochs=pooled_epochs(),
         version=VERSION,
         metadata=task_metadata(
-            "sentence_ordering", loaded.files, datasets=loaded.datasets, subset=subset, reasoning=reasoning,
-            presets=generation.presets, generation=generation,
+            "sentence_ordering",
+            loaded.files,
+            datasets=loaded.datasets,
+            subset=subset,
+            reasoning=reasoning,
+            presets=generation.presets,
+            generation=generation,
         ),
     )

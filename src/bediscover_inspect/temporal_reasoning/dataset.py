@@ -12,8 +12,8 @@ Files (authors' release, ``tr/<folder>/test_id.json``), each evaluated whole in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -169,7 +169,7 @@ def event_sentences(document: str) -> str:
             continue
         sentence = marked.plain[start:end]
         # re-insert marks right to left so earlier offsets stay valid
-        for event_id, word, e_start, e_end in sorted(inside, key=lambda e: e[2], reverse=True):
+        for event_id, _word, e_start, e_end in sorted(inside, key=lambda e: e[2], reverse=True):
             a, b = max(e_start, start) - start, min(e_end, end) - start
             sentence = f"{sentence[:a]}<EVENT {event_id}>{sentence[a:b]}</EVENT>{sentence[b:]}"
         chosen.append(sentence.strip())

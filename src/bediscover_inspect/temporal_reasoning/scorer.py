@@ -34,8 +34,8 @@ from ..metrics import (
     invalid,
     label_metrics,
     measure_metrics,
-    overview,
     output_tokens,
+    overview,
     reasoning_tokens,
 )
 from ..scoring import label_score

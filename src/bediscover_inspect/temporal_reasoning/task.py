@@ -81,7 +81,7 @@ def temporal_reasoning(
             context=context,
             subset=subset,
             reasoning=reasoning,
-        presets=generation.presets,
-        generation=generation,
+            presets=generation.presets,
+            generation=generation,
         ),
     )

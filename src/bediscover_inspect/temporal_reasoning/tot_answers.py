@@ -47,8 +47,9 @@ import json
 import math
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..labels import final_text
 
