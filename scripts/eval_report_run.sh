@@ -9,16 +9,12 @@ LOG_DIR=${1:-logs/eval-report}
 BIN=${BIN:-.venv/bin}
 COMMON=(--model gguf/smollm2-135m --max-tokens 256 --max-connections 1 --log-dir "$LOG_DIR" --display plain)
 for seed in 0 1; do
-  "$BIN/inspect" eval evals/discourse_markers.py "${COMMON[@]}" --seed "$seed" \
-    --sample-id just-manual_0,just-manual_1,just-subtitle_90,just-subtitle_91,otherwise_0,otherwise_1
-  "$BIN/inspect" eval evals/temporal_reasoning.py "${COMMON[@]}" --seed "$seed" \
-    --sample-id tbd_0,tbd_1,tdd-man_0,tdd-man_1,tot-arithmetic_0,tot-arithmetic_1
+  "$BIN/inspect" eval evals/discourse_markers.py "${COMMON[@]}" --seed "$seed" -T per_dataset=2
+  "$BIN/inspect" eval evals/temporal_reasoning.py "${COMMON[@]}" --seed "$seed" -T per_dataset=2
   "$BIN/inspect" eval evals/discourse_relations.py "${COMMON[@]}" --seed "$seed" \
-    -T corpora=deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb \
-    --sample-id deu.pdtb.pcc_0,deu.pdtb.pcc_1,eng.rst.oll_0,eng.rst.oll_1,zho.dep.scidtb_0,zho.dep.scidtb_1
-  "$BIN/inspect" eval evals/sentence_ordering.py "${COMMON[@]}" --seed "$seed" -T datasets=nips-abs \
-    --sample-id nips-abs_0,nips-abs_1,nips-abs_2,nips-abs_3
+    -T corpora=deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb -T per_dataset=2
+  "$BIN/inspect" eval evals/sentence_ordering.py "${COMMON[@]}" --seed "$seed" -T datasets=nips-abs -T per_dataset=4
   "$BIN/inspect" eval evals/dialogue_parsing.py "${COMMON[@]}" --seed "$seed" -T dataset=stac \
-    -T mode=incremental --sample-id stac_s1-league3-game3_1
+    -T mode=incremental -T per_dataset=1
 done
 "$BIN/bediscover" report --log-dir "$LOG_DIR" --out reports/eval-report

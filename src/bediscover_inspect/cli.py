@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -191,6 +192,19 @@ def run_outcome(logs: Sequence[Any], n_tasks: int, log_dir: str, interrupted: bo
     return 0, line
 
 
+def _logs_in(log_dir: str) -> list[Any]:
+    """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves), newest first."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    headers = []
+    for info in list_eval_logs(log_dir):
+        try:
+            headers.append(read_eval_log(info, header_only=True))
+        except Exception:  # noqa: BLE001 - an unreadable file counts as unfinished
+            continue
+    return headers
+
+
 def _has_cancelled_log(log_dir: str) -> bool:
     """Whether a log under ``log_dir`` has status ``cancelled`` (what Ctrl-C leaves)."""
     from inspect_ai.log import list_eval_logs, read_eval_log
@@ -202,6 +216,18 @@ def _has_cancelled_log(log_dir: str) -> bool:
         except Exception:  # noqa: BLE001 - an unreadable file says nothing about this run
             continue
     return False
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT handler for the eval set: Ctrl-C raises :class:`KeyboardInterrupt` wherever the run is.
+
+    With Python's default handler in place, ``asyncio.run`` installs its own, which only cancels the main task on
+    the first Ctrl-C; a run whose cancellation is absorbed inside Inspect then carries on to the end and reports
+    success. A handler of our own keeps asyncio from installing that one, so the interrupt always stops the
+    eval set (``asyncio.run`` still cancels the remaining tasks on its way out) and ``bediscover run`` exits with
+    :data:`EXIT_INTERRUPTED`.
+    """
+    raise KeyboardInterrupt
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -231,6 +257,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     model = check_model(args.model, args.model_base_url, model_args)
     logs: Sequence[Any] = []
     interrupted = False
+    previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
     try:
         _success, logs = eval_set(
             tasks,
@@ -250,8 +277,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(plain_message(exc)) from exc
     except ValueError as exc:  # Inspect's configuration checks
         raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+    finally:
+        signal.signal(signal.SIGINT, previous_handler)
     if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
         interrupted = interrupted or _has_cancelled_log(args.log_dir)
+        logs = logs or _logs_in(args.log_dir)
     code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
     print(line, file=sys.stderr if code else sys.stdout)
     return code

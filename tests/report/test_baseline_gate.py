@@ -56,7 +56,7 @@ def test_the_gate_fails_when_a_parser_changes(tmp_path, monkeypatch):
     answered = {c.sample_id for c in result.changes}
     assert answered and result.exit_code(require_identical=True) == 1
     assert all(set(c.differences) >= {"answer", "invalid"} for c in result.changes)
-    assert "just-manual_1" in answered  # its committed answer is "Exclusionary"
+    assert "just-subtitle_091" in answered  # its committed answer is "Emphatic"
 
 
 def test_baseline_samples_are_the_current_datasets():

@@ -79,7 +79,7 @@ def runs(tmp_path_factory):
         ),
     )
     # within noise: the first two right just-manual answers turn wrong, the first wrong one turns right
-    manual = [f"just-manual_{i}" for i in range(PER_DATASET)]
+    manual = [f"just-manual_{i:03d}" for i in range(PER_DATASET)]
     flips = [i for i in manual if _right(i)][:2] + [i for i in manual if not _right(i)][:1]
     noisy = _run(root / "noisy", lambda s: _right(str(s.sample_id)) != (str(s.sample_id) in flips))
     return {"base": base, "regressed": regressed, "noisy": noisy, "flips": flips, "root": root}
@@ -95,7 +95,7 @@ def test_planted_regression_is_blocked_with_the_right_cells(runs):
         "discourse_markers weighted_f1 [otherwise]",
     }
     cell = next(c for c in result.cells if c.name == "discourse_markers accuracy [otherwise]")
-    otherwise = [f"otherwise_{i}" for i in range(PER_DATASET)]
+    otherwise = [f"otherwise_{i:03d}" for i in range(PER_DATASET)]
     worse = sum(_right(i) for i in otherwise[:PLANTED])
     assert (cell.worse, cell.better, cell.pairs) == (worse, 0, PER_DATASET)
     assert cell.baseline == pytest.approx(sum(map(_right, otherwise)) / PER_DATASET)
@@ -136,7 +136,7 @@ def test_improvement_is_not_a_regression(runs):
 
 
 def test_max_drop_and_holm_family(runs):
-    worse = sum(_right(f"otherwise_{i}") for i in range(PLANTED))
+    worse = sum(_right(f"otherwise_{i:03d}") for i in range(PLANTED))
     drop = 100 * worse / PER_DATASET  # accuracy[otherwise] fell by this many points
     result = compare(runs["base"], runs["regressed"], max_drop=drop + 0.5)
     cell = next(c for c in result.cells if c.name == "discourse_markers accuracy [otherwise]")
