@@ -407,11 +407,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(func=cmd_report)
 
-    from bediscover_inspect.report import compare, rescore
+    from bediscover_inspect.report import compare_output, rescore
+    from bediscover_inspect.report.compare import CompareError
 
     compare_parser = sub.add_parser("compare", help="paired significance tests of a candidate against a baseline")
-    compare.add_arguments(compare_parser)
-    compare_parser.set_defaults(func=_guarded(compare.run_command, compare.CompareError))
+    compare_output.add_arguments(compare_parser)
+    compare_parser.set_defaults(func=_guarded(compare_output.run_command, CompareError))
     rescore_parser = sub.add_parser("rescore", help="re-score existing logs with the current scorers")
     rescore.add_arguments(rescore_parser)
     rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))

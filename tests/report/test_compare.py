@@ -22,9 +22,8 @@ from bediscover_inspect.report.compare import (
     CompareError,
     MismatchError,
     compare,
-    plot_deltas,
-    render,
 )
+from bediscover_inspect.report.compare_output import plot_deltas, render
 from tests.helpers import answer_with
 
 PER_DATASET = 40
