@@ -26,7 +26,7 @@ from tests.conftest import REPO_ROOT
 
 DISPLAYS = ("none", "plain", "full", "conversation", "log")  # without a terminal, "full" is the "rich" display
 MISSING_SHA1 = "6b581452bed3aeef16473d01ae1d5163c975654b"  # so/aan-abstract/test_id.jsonl (data manifest)
-DM_PARAMETERS = "dataset, prompt, context, subset, data_dir, reasoning, per_dataset"
+DM_PARAMETERS = "dataset, prompt, context, subset, data_dir, reasoning, presets, per_dataset"
 
 
 def inspect_eval(task: str, display: str, *task_args: str, data_root: Path) -> subprocess.CompletedProcess:

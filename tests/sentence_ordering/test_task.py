@@ -209,6 +209,23 @@ def test_log_layout_version_and_metadata(tmp_path):
     assert all(r["stderr"] == r["stderr"] for r in rows)  # no NaN: every measure logged its standard error
 
 
+def test_evals_df_gives_every_measure_with_its_standard_error(tmp_path):
+    """``inspect_ai.analysis.evals_df`` (needs pyarrow, a dependency) reads the log's measures as columns."""
+    from inspect_ai.analysis import evals_df
+
+    task = sentence_ordering(datasets="nips-abs")
+    [log] = inspect_eval(
+        task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=3, display="none", log_dir=str(tmp_path)
+    )
+    frame = evals_df(str(tmp_path), quiet=True)
+    assert len(frame) == 1
+    [score] = log.results.scores
+    for measure in ("pmr", "acc", "lcs", "kendall_tau", "invalid"):
+        for entry in (measure, f"{measure}_stderr", f"{measure}_nips-abs", f"{measure}_stderr_nips-abs"):
+            column = f"score_sentence_ordering_scorer_{entry}"
+            assert frame[column].iloc[0] == pytest.approx(score.metrics[entry].value, nan_ok=True), column
+
+
 def test_logged_measures_equal_hand_computed_values(tmp_path):
     """Six documents answered right, reversed or with no marker: micro Acc / LCS, means and standard errors."""
     import numpy as np
