@@ -117,6 +117,12 @@ def build_tasks(
     from bediscover_inspect.generation import model_family
 
     functions = {name: resolve_task(name) for name in task_names}
+    for key in task_args:
+        prefix, dot, arg = key.partition(".")
+        if dot and prefix not in TASK_NAMES:
+            raise TaskArgumentError(f"-T {key}: unknown task {prefix!r}; the tasks are: {', '.join(TASK_NAMES)}")
+        if (arg if dot else key) in RUN_OPTIONS:
+            raise TaskArgumentError(f"-T {key}: {RUN_OPTIONS[arg if dot else key]}")
     shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
     tasks = []
     with warnings_to_stderr():  # a skipped dataset is named once, not once per seed and mode
@@ -218,16 +224,44 @@ def _has_cancelled_log(log_dir: str) -> bool:
     return False
 
 
+RUN_OPTIONS = {
+    "reasoning": "the reasoning mode is set by --reasoning off|on|both",
+    "subset": "the subset is set by --subset paper|full",
+}
+"""Task parameters that ``bediscover run`` sets from its own options, with the option to use instead."""
+
+
+def _positive_int(text: str) -> int:
+    """argparse type of ``--limit``: a whole number ≥ 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
 def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
-    """SIGINT handler for the eval set: Ctrl-C raises :class:`KeyboardInterrupt` wherever the run is.
+    """SIGINT handler for the eval set: the first Ctrl-C raises :class:`KeyboardInterrupt` wherever the run is; a
+    second one, while the interrupted run is still winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
 
     With Python's default handler in place, ``asyncio.run`` installs its own, which only cancels the main task on
     the first Ctrl-C; a run whose cancellation is absorbed inside Inspect then carries on to the end and reports
     success. A handler of our own keeps asyncio from installing that one, so the interrupt always stops the
-    eval set (``asyncio.run`` still cancels the remaining tasks on its way out) and ``bediscover run`` exits with
-    :data:`EXIT_INTERRUPTED`.
+    eval set (``asyncio.run`` still cancels the remaining tasks on its way out). Logs are written as the run goes,
+    so leaving at once loses nothing a re-run needs (re-running resumes, as after a killed process).
     """
+    global _INTERRUPTS
+    _INTERRUPTS += 1
+    if _INTERRUPTS > 1:
+        print(f"bediscover run: interrupted again; stopping now ({RESUME_HINT})", file=sys.stderr, flush=True)
+        os._exit(EXIT_INTERRUPTED)
     raise KeyboardInterrupt
+
+
+_INTERRUPTS = 0
+"""Ctrl-Cs received by the running ``bediscover run`` (see :func:`_raise_keyboard_interrupt`)."""
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -350,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))
     run.add_argument("--subset", choices=["paper", "full"], default="paper")
     run.add_argument("--log-dir", default="logs/bediscover", help="eval-set log directory (default %(default)s)")
-    run.add_argument("--limit", type=int, default=None, help="samples per eval (testing)")
+    run.add_argument("--limit", type=_positive_int, default=None, help="samples per eval (testing)")
     run.add_argument("-M", dest="model_arg", action="append", metavar="K=V", help="model argument (repeatable)")
     run.add_argument(
         "-T",
@@ -445,5 +479,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def console_main() -> None:
+    """The ``bediscover`` console script: :func:`main`, then exit with its code.
+
+    An interrupted run exits through ``os._exit`` once its closing line is printed: a thread of the eval that is
+    still blocked (a model call in flight, say) would otherwise keep the interpreter from exiting.
+    """
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
@@ -36,6 +35,6 @@ class SlowMock(ModelAPI):
 
 
 if __name__ == "__main__":
-    from bediscover_inspect.cli import main
+    from bediscover_inspect.cli import console_main
 
-    sys.exit(main(sys.argv[1:]))
+    console_main()

@@ -107,6 +107,52 @@ def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
     assert "nosuchprovider" in _one_line_error(capsys, "run")
 
 
+def test_run_options_given_as_task_arguments_or_for_unknown_tasks_are_refused(tmp_path, capsys):
+    base = [
+        "run",
+        "--model",
+        "mockllm/model",
+        "--tasks",
+        "discourse_markers",
+        "--seeds",
+        "0",
+        "--reasoning",
+        "off",
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--display",
+        "none",
+    ]
+    assert main(base + ["-T", "reasoning=maybe"]) == 2
+    assert _one_line_error(capsys, "run").endswith(
+        "-T reasoning: the reasoning mode is set by --reasoning off|on|both\n"
+    )
+    assert main(base + ["-T", "nosuchtask.dataset=x"]) == 2
+    assert "-T nosuchtask.dataset: unknown task 'nosuchtask'; the tasks are: " in _one_line_error(capsys, "run")
+    for limit in ("0", "-1"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(base + ["--limit", limit])
+        assert exit_info.value.code == 2
+        assert f"expected a whole number >= 1, got '{limit}'" in capsys.readouterr().err
+
+
+def test_second_ctrl_c_leaves_at_once(tmp_path):
+    """Two SIGINTs in quick succession: the process is gone within seconds, exit 130, the resume hint said."""
+    log_dir, counter = tmp_path / "logs", tmp_path / "first.txt"
+    proc = _run(log_dir, counter, delay=0.4)
+    deadline = time.monotonic() + 240
+    while _generations(counter) < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    os.killpg(proc.pid, signal.SIGINT)
+    time.sleep(0.05)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 130, output[-3000:]
+    assert "re-run the same command to resume" in output
+
+
 def test_one_task_per_seed_and_mode_seed_in_generate_config():
     tasks = build_tasks(
         ["sentence_ordering"],

@@ -70,8 +70,14 @@ EXPECTED_IDS = {  # the first two records of each dataset of the mirror's files 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_IDS))
 def test_every_dataset_of_a_task_contributes_its_first_n(name, data_root):
-    task = task_function(name)(per_dataset=2)
+    order = {"order": "file"} if name == "dialogue_parsing" else {}  # default: the picked dialogues longest first
+    task = task_function(name)(per_dataset=2, **order)
     assert [sample.id for sample in task.dataset] == EXPECTED_IDS[name]
+    if order:  # the same dialogues, sorted by number of turns (most first)
+        default = list(task_function(name)(per_dataset=2).dataset)
+        assert sorted(str(sample.id) for sample in default) == sorted(EXPECTED_IDS[name])
+        turns = [sample.metadata["n_turns"] for sample in default]
+        assert turns == sorted(turns, reverse=True)
 
 
 def test_discourse_relations_takes_the_first_n_of_every_corpus(data_root):

@@ -219,7 +219,7 @@ def test_reasoning_content_is_never_read(tmp_path):
     log = inspect_eval(
         discourse_markers(dataset="just-manual"),
         solver=think_then_answer(),
-        sample_id=["just-manual_0"],
+        sample_id=["just-manual_000"],
         display="none",
         log_dir=str(tmp_path),
     )[0]

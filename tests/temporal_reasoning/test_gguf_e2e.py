@@ -10,7 +10,7 @@ from bediscover_inspect.metrics import INVALID_ANSWER, read_results
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS, RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 
-IDS = ["tbd_5", "tdd-man_0", "tot-arithmetic_1750"]
+IDS = ["tbd_0005", "tdd-man_0000", "tot-arithmetic_1750"]
 
 
 @pytest.mark.gguf
