@@ -168,3 +168,21 @@ def test_fuzz_formats_never_raise(answer):
     assert parsed.format is None or parsed.format in FORMATS
     assert parsed.invalid == (parsed.format is None)
     assert all(isinstance(i, int) for i in parsed.ids)
+
+
+@pytest.mark.parametrize(
+    ("answer", "ids"),
+    [
+        ("First I considered <s 1> <s 2> <s 3> <s 4> but the correct order is <s 2> <s 1> <s 3> <s 4>", [1, 0, 2, 3]),
+        ("<s 3> <s 1> <s 2>\nActually, <s 1> <s 3> <s 2>", [0, 2, 1]),
+        ("Draft: <s 2> <s 1>\nFinal answer: <s 1> <s 2>", [0, 1]),
+        ("Sequence: <s 2>, <s 3>, <s 1>", [1, 2, 0]),
+        # no answer marker right before a marker: every marker counts, as in the paper's text-to-marker rule
+        ("<s 2> opens the abstract, then <s 1>", [1, 0]),
+        ("<s 2> Results follow. </s 2>\n<s 1> We study X. </s 1>", [1, 0]),
+        ("The order is not obvious; <s 2> <s 1>", [1, 0]),
+    ],
+)
+def test_an_order_stated_last_replaces_one_considered_first(answer, ids):
+    parsed = parse_order(answer)
+    assert list(parsed.ids) == ids and parsed.format == "markers"

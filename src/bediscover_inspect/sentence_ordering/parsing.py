@@ -4,7 +4,11 @@ Only the final completion is read, and of it only the text after the last ``</th
 ``<think>`` (:func:`labels.final_text`). Then, first rule that applies:
 
 1. ``markers`` — the paper's format (Appendix B.4, §6.1 "text-to-marker"): the sequence of opening markers in
-   order of appearance, anywhere in the answer. A marker is ``s`` and a number inside ``<…>``, ``[…]`` or
+   order of appearance, anywhere in the answer — or, when an answer marker stands right before a marker (the
+   label rule's markers of :data:`labels.ANSWER_MARKER`, e.g. ``Answer:``, ``Actually,``, ``Corrected:``, and
+   ``order`` / ``ordering`` / ``sequence`` with ``:``, ``=`` or ``is``: ``the correct order is <s 2> …``), only
+   the markers after the last such answer marker: an order the answer states last replaces one it considered
+   first. A marker is ``s`` and a number inside ``<…>``, ``[…]`` or
    ``(…)``, case-insensitive, spaces and one ``_`` or ``-`` allowed: ``<s 3>``, ``<s3>``, ``<S 3>``,
    ``[s 3]``, ``(s3)``, ``<s_3>``; closing tags ``</s 3>`` are ignored, so an answer that echoes tagged
    sentences still yields its order.
@@ -43,7 +47,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..labels import final_text
+from ..labels import ANSWER_MARKER, final_text
 
 MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
 """Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
@@ -53,6 +57,15 @@ FORMATS: tuple[str, ...] = ("markers", "json", "arrows", "bracketed", "sentence_
 
 PAPER_FORMAT = "markers"
 """The format of Appendix B.4 (``<s n>`` markers)."""
+
+ORDER_MARKER = re.compile(
+    r"(?<![^\W_])(?:order(?:ing)?|sequence)(?![^\W_])[ \t]*(?:\*\*|__)?[ \t]*(?::|=|is(?![^\W_]))", re.IGNORECASE
+)
+"""An answer marker for an order (``The correct order is``, ``Sequence:``); see rule 1."""
+
+_ORDER_GAP = re.compile(r"[\s*_`'\"“”‘’:=\-–—]*")
+"""What may stand between an answer marker and the first ``<s n>`` marker it marks (white space, markdown,
+quotes, ``:``, ``=``, dashes)."""
 
 _FENCE = re.compile(r"```[A-Za-z]*")
 _MARKDOWN = re.compile(r"[*`]")
@@ -170,6 +183,18 @@ def _whole_answer_order(text: str) -> tuple[list[int], str] | None:
     return ids, _KIND_FORMAT[kind]
 
 
+def _last_marked_order(text: str) -> int:
+    """Where the markers to read start: after the last answer marker that a ``<s n>`` marker follows (only
+    :data:`_ORDER_GAP` between them), else 0 (rule 1)."""
+    start = 0
+    for pattern in (ANSWER_MARKER, ORDER_MARKER):
+        for match in pattern.finditer(text):
+            gap = _ORDER_GAP.match(text, match.end())
+            if gap is not None and MARKER.match(text, gap.end()) and match.end() > start:
+                start = match.end()
+    return start
+
+
 def parse_order(completion: str | None) -> ParsedOrder:
     """Read the sentence order of one answer (rules in the module docstring); never raises, linear time.
 
@@ -180,7 +205,8 @@ def parse_order(completion: str | None) -> ParsedOrder:
         :class:`ParsedOrder`: 0-based ids as read, the format that read them (``None`` and no ids when invalid).
     """
     final = final_text(completion)
-    markers = [int(m.group(1)) - 1 for m in MARKER.finditer(final.text)]
+    start = _last_marked_order(final.text)
+    markers = [int(m.group(1)) - 1 for m in MARKER.finditer(final.text, start)]
     if markers:
         return ParsedOrder(tuple(markers), PAPER_FORMAT, final.cut_off)
     whole = _whole_answer_order(final.text)
