@@ -33,8 +33,9 @@ that a provider returns in separate content blocks is never read). Inside that t
      a header (``### Final Answer`` then the label on the next line);
    * a first-person choice: ``I choose``, ``I'd go with``, ``we pick``, ``I select``, ``I would rather call it``,
      ``I'd label it as``, ``I classify this as``, ``I'd say``, ``I conclude``, ``I opt for`` …;
-   * a revision: ``Corrected:``, ``Correction:``, ``Actually,``, ``On second thought,``, ``On reflection,``,
-     ``Wait, no,``, ``or rather`` (optionally followed by ``it's`` / ``it is`` / ``the answer is``);
+   * a revision: ``Corrected:``, ``Correction:``, ``Correcting myself:``, ``Actually,``, ``On second thought,``,
+     ``On reflection,``, ``Wait, no,``, ``or rather`` (optionally followed by ``it's`` / ``it is`` / ``it should
+     be`` / ``should be`` / ``the answer is``);
    * ``\\boxed{`` (also ``\\boxed{\\text{``);
    * a **bold label standing alone**: ``**label**`` (or ``__label__``) alone on its line, bullet and final
      full stop allowed.
@@ -163,9 +164,10 @@ ANSWER_MARKER = re.compile(
            |answer|say|conclude){_E}
         (?:{_SP}(?:it|this|that)(?:['’]s|{_SP}is){_E})?
         (?:{_SP}(?:the{_SP})?(?:label|relation|answer|option|function){_E})?
-      | (?:correct(?:ed|ion)|actually|on{_SP}second{_SP}thought|on{_SP}reflection|wait|or{_SP}rather){_E}
+      | (?:correct(?:ed|ion)|correcting(?:{_SP}myself)?|actually|on{_SP}second{_SP}thought|on{_SP}reflection|wait
+           |or{_SP}rather){_E}
         [ \t]*[,:;]?
-        (?:[ \t]*(?:no|it['’]s|it{_SP}is|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
+        (?:[ \t]*(?:no|it['’]s|it{_SP}is|it{_SP}should{_SP}be|should{_SP}be|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
       | \\boxed[ \t]*\{{[ \t]*(?:\\text(?:bf|rm)?[ \t]*\{{)?
       | ^[ \t]*(?:\#{{1,6}}[ \t]*)?(?:\*\*|__)?[ \t]*(?:(?:final|correct|my){_SP})?(?:answer|label|relation|choice)
         [ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*(?=\r?\n)

@@ -189,3 +189,17 @@ def test_relation_answer_parsing_is_linear(answer):
     parsed = read(answer)
     assert time.perf_counter() - started < 5.0 and len(answer) >= 95_000
     assert parsed.read <= 2 or parsed.rule in ("prose", "marker")
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("ELABORATION(2,3)\nWait, actually it should be: CONTINUATION(2,3)", ["CONTINUATION(2,3)"]),
+        ("Initially I said QUESTION_ANSWER_PAIR(1,3), but correcting myself: ELABORATION(1,3)", ["ELABORATION(1,3)"]),
+        ("COMMENT(0,3). On second thought, it should be RESULT(0,3)", ["RESULT(0,3)"]),
+        ("Actually, it's ACKNOWLEDGEMENT(2,3)", ["ACKNOWLEDGEMENT(2,3)"]),
+    ],
+)
+def test_a_self_correction_replaces_the_first_answer(answer, expected):
+    assert valid(answer) == expected
+    assert read(answer).rule == "marker"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bediscover_inspect.labels import normalise, parse_label, strip_reasoning
 
 TBD = ["IS_INCLUDED", "INCLUDES", "SIMULTANEOUS", "BEFORE", "AFTER", "NONE"]
@@ -41,3 +43,16 @@ def test_aliases_and_reasoning():
     assert parse_label("<think>maybe BEFORE</think>AFTER", TBD).label == "AFTER"
     assert strip_reasoning("<think>unclosed BEFORE").strip() == ""
     assert normalise("Q-Elab_Uh  'x'") == "q elab uh x"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Emphatic. Actually, it should be Exclusionary.",
+        "Emphatic, but correcting myself: Exclusionary",
+        "I said Emphatic; on reflection, should be Exclusionary",
+    ],
+)
+def test_revisions_that_say_what_it_should_be(answer):
+    parsed = parse_label(answer, ["Emphatic", "Exclusionary", "Temporal"])
+    assert (parsed.label, parsed.rule) == ("Exclusionary", "marker")
