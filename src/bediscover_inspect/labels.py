@@ -45,7 +45,8 @@ that a provider returns in separate content blocks is never read). Inside that t
    ``and/or`` or ``vs`` (then optionally ``maybe`` / ``possibly`` / ``perhaps``) between
    (``Answer: BEFORE or AFTER``) — makes the answer invalid and ``ambiguous``.
 3. ``first_line`` — the first non-blank line is one label (same clean-up as layer 1), unless that line is a
-   markdown header (starts with ``#`` or ends with ``:``).
+   markdown header (starts with ``#`` or ends with ``:``) or the first item of a bulleted list in which another
+   item is another label (``- A`` / ``- B`` / ``- C`` lists the choices, it chooses none).
 4. ``single`` — exactly one distinct label is *named* in the answer. Mentions that do not name a label:
 
    * a word inside a markdown header: on a line starting with ``#``, or a bold field name ``**Comment:**`` /
@@ -338,6 +339,22 @@ def _first_line(text: str) -> str | None:
     return None
 
 
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,3}[.)])\s+")
+
+
+def _label_list(text: str, first: str, lookup: dict[str, str]) -> bool:
+    """Whether ``first`` (a bulleted line) opens a list of which another bulleted line is another label."""
+    if not _BULLET.match(first):
+        return False
+    own = lookup[_clean_whole(first)]
+    for line in text.splitlines():
+        if line is not first and _BULLET.match(line):
+            other = lookup.get(_clean_whole(_BULLET.sub("", line)))
+            if other is not None and other != own:
+                return True
+    return False
+
+
 class _Lines:
     """Line boundaries of a text, found once (bisect per query keeps the per-mention work constant)."""
 
@@ -447,9 +464,9 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
             return ParsedLabel(None, candidates, ambiguous=True, cut_off=cut_off)
         return ParsedLabel(chosen.label, candidates, rule="marker", cut_off=cut_off)
 
-    # layer 3: a lone label on the first line
+    # layer 3: a lone label on the first line (not the first item of a list of labels)
     first = _first_line(text)
-    if first is not None and _clean_whole(first) in lookup:
+    if first is not None and _clean_whole(first) in lookup and not _label_list(text, first, lookup):
         return ParsedLabel(lookup[_clean_whole(first)], candidates, rule="first_line", cut_off=cut_off)
 
     # layer 4: exactly one distinct label named

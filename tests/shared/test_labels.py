@@ -56,3 +56,16 @@ def test_aliases_and_reasoning():
 def test_revisions_that_say_what_it_should_be(answer):
     parsed = parse_label(answer, ["Emphatic", "Exclusionary", "Temporal"])
     assert (parsed.label, parsed.rule) == ("Exclusionary", "marker")
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("- Argumentation\n- Consequence\n- Exception", None),  # the choices listed, none chosen
+        ("1. Exception\n2. Consequence", None),
+        ("- Exception\n- it follows from the context", "Exception"),  # one label in the list
+        ("Exception\n- Consequence would not fit", "Exception"),  # not a bulleted first line
+    ],
+)
+def test_a_bulleted_list_of_labels_chooses_none(answer, label):
+    assert parse_label(answer, ["Argumentation", "Consequence", "Exception"]).label == label
