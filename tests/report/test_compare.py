@@ -227,3 +227,16 @@ def test_bad_options_and_paths_are_usage_errors(runs, tmp_path, capsys):
         compare(runs["base"], runs["base"], resamples=100)
     assert main(["compare", "--baseline", str(tmp_path / "missing"), "--candidate", str(runs["base"])]) == 2
     assert "bediscover compare: error: not found" in capsys.readouterr().err
+
+
+def test_an_unreadable_log_beside_the_candidate_is_named(runs, tmp_path):
+    import shutil
+
+    candidate = tmp_path / "cand"
+    shutil.copytree(runs["base"], candidate)
+    broken = candidate / "broken.eval"
+    broken.write_bytes(next(candidate.glob("*.eval")).read_bytes()[:3000])  # a truncated copy
+    result = compare(runs["base"], candidate)
+    [warning] = [w for w in result.warnings if "not read" in w]
+    assert warning.startswith(f"candidate log not read: {broken} (unreadable")
+    assert result.exit_code() == 0 and warning in render(result, "markdown")

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from . import paired_stats as ps
+from .logs import UNREADABLE
 from .pairing import CompareError, MismatchError, Pairing, RunPair, SampleRow, Scored, pair_runs, read_side, run_name
 
 MIN_PAIRS = 10
@@ -390,7 +391,12 @@ def compare(
         )
     side_a, side_b = read_side(baseline, tasks), read_side(candidate, tasks)
     pairing = pair_runs(side_a, side_b)
-    warnings: list[str] = []
+    warnings: list[str] = [
+        f"{name} log not read: {path} ({reason})"
+        for name, side in (("baseline", side_a), ("candidate", side_b))
+        for path, reason in side.skipped
+        if reason.startswith(UNREADABLE)
+    ]
     if pairing.problems:
         if not allow_mismatch:
             raise MismatchError(
