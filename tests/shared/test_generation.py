@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextvars
+
 import pytest
 from inspect_ai.model import GenerateConfig
 
@@ -107,8 +109,9 @@ def test_presets_parameter_rejects_unknown_values():
 
 
 def test_auto_without_an_active_model_warns_and_sends_only_max_tokens():
+    # a fresh context: an eval earlier in this process leaves Inspect's active model set in the calling context
     with pytest.warns(PresetWarning, match="presets='auto' found no model being evaluated"):
-        built = task_generation("dialogue_parsing", True)
+        built = contextvars.Context().run(task_generation, "dialogue_parsing", True)
     assert built.metadata() == {
         "presets": "auto",
         "family": "other",
