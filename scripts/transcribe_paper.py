@@ -30,24 +30,15 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from bediscover_inspect.report.paper import PAPER_COLUMNS  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PAPER = REPO / ".." / "shared" / "paper" / "bediscover_paper.txt"
 DEFAULT_OUT = REPO / "src" / "bediscover_inspect" / "report" / "paper_results.csv"
 
-COLUMNS = [
-    "table",
-    "task",
-    "dataset",
-    "variant",
-    "model",
-    "size",
-    "section",
-    "reasoning",
-    "metric",
-    "mean",
-    "std",
-    "note",
-]
+COLUMNS = list(PAPER_COLUMNS)
 
 DM_METRICS = {
     "Acc": "accuracy",
