@@ -211,19 +211,6 @@ def _logs_in(log_dir: str) -> list[Any]:
     return headers
 
 
-def _has_cancelled_log(log_dir: str) -> bool:
-    """Whether a log under ``log_dir`` has status ``cancelled`` (what Ctrl-C leaves)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    for info in list_eval_logs(log_dir):
-        try:
-            if read_eval_log(info, header_only=True).status == "cancelled":
-                return True
-        except Exception:  # noqa: BLE001 - an unreadable file says nothing about this run
-            continue
-    return False
-
-
 RUN_OPTIONS = {
     "reasoning": "the reasoning mode is set by --reasoning off|on|both",
     "subset": "the subset is set by --subset paper|full",
@@ -314,8 +301,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous_handler)
     if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
-        interrupted = interrupted or _has_cancelled_log(args.log_dir)
-        logs = logs or _logs_in(args.log_dir)
+        left = _logs_in(args.log_dir)
+        interrupted = interrupted or any(log.status == "cancelled" for log in left)
+        logs = logs or left
     code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
     print(line, file=sys.stderr if code else sys.stdout)
     return code
