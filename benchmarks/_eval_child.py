@@ -1,7 +1,9 @@
 """Child process of the benchmarks: one Inspect eval, timed from inside.
 
-    python benchmarks/_eval_child.py ours  REPORT LOG_DIR --model M [--max-connections N] [--limit N] TASK [TASK ...]
+    python benchmarks/_eval_child.py ours  REPORT LOG_DIR --model M [--max-connections N] [--limit N]
+                                     [--no-score-display] TASK [TASK ...]
     python benchmarks/_eval_child.py bare  REPORT LOG_DIR --model M [--max-connections N] --calls CALLS [--order O]
+                                     [--no-score-display]
     python benchmarks/_eval_child.py calls REPORT LOG_FILE --calls CALLS
 
 ``ours`` builds the named suite task(s) (arguments from ``_common.PAPER_TASK_ARGS``) and evaluates them in one
@@ -36,6 +38,8 @@ def _model(name: str) -> Any:
 
 def _eval_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"log_dir": args.log_dir, "display": "none", "log_level": "warning"}
+    if args.no_score_display:
+        kwargs["score_display"] = False
     if args.max_connections:
         kwargs["max_connections"] = args.max_connections
     return kwargs
@@ -189,6 +193,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--calls")
     parser.add_argument("--order", choices=["file", "longest-first"], default="file", help="bare: sample order")
+    parser.add_argument("--no-score-display", action="store_true", help="no live scores (Inspect's score_display)")
     args = parser.parse_args(argv)
     args.log_file = args.log_dir
     result = {"ours": run_ours, "bare": run_bare, "calls": extract_calls}[args.mode](args)

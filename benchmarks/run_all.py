@@ -21,7 +21,7 @@ from _common import BENCH_DIR, WORK_DIR, child_env
 FULL: dict[str, list[str]] = {
     "data_loading": ["--repeats", "3"],
     "overhead": ["--rounds", "3"],
-    "served": ["--slots", "32,128"],
+    "served": ["--slots", "32,128", "--suite-slots", "32,128", "--suite-score-display", "off,on"],
 }
 """Scripts and their arguments for the figures of record, in order."""
 
@@ -41,6 +41,8 @@ QUICK: dict[str, list[str]] = {
         "0.001",
         "--suite-slots",
         "2",
+        "--suite-score-display",
+        "off,on",
         "--dialogue-order-slots",
         "",
     ],

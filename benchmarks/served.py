@@ -24,8 +24,10 @@ samples in file order and longest dialogue first, and on the whole task longest 
 on the makespan is measured on the same calls.
 
 Then (at ``--suite-slots``) the whole suite runs through ``bediscover run`` (reasoning off, seed 0) against the
-server: wall, efficiency over all calls, peak RSS; and ``bediscover report`` on its logs is
-timed. Writes ``results/<--out>.json``.
+server, with live scores off (the command's default) and/or on (``--suite-score-display off,on``): wall,
+efficiency over all calls, peak RSS; and ``bediscover report`` on the first run's logs is timed.
+``--no-score-display`` runs the task children (ours and bare alike) without live scores, which shows what
+Inspect's live metrics cost. Writes ``results/<--out>.json``.
 """
 
 from __future__ import annotations
@@ -113,7 +115,15 @@ class Bench:
     """Runs children against one server (``server=None``: the scripted mockllm, no server); keeps the work
     directory."""
 
-    def __init__(self, server: Any, slots: int, latency: Latency | None, reasoning_tokens: int, work: Path) -> None:
+    def __init__(
+        self,
+        server: Any,
+        slots: int,
+        latency: Latency | None,
+        reasoning_tokens: int,
+        work: Path,
+        score_display: bool = True,
+    ) -> None:
         self.server, self.slots, self.latency, self.reasoning_tokens, self.work = (
             server,
             slots,
@@ -121,10 +131,13 @@ class Bench:
             reasoning_tokens,
             work,
         )
+        self.score_display = score_display
         work.mkdir(parents=True, exist_ok=True)
 
     def child(self, args: list[str], name: str) -> tuple[Any, dict[str, Any] | None]:
         report = self.work / f"{name}.json"
+        if not self.score_display:
+            args = [*args, "--no-score-display"]
         if self.server is None:
             res = run_child([CHILD, *args, "--model", "mock"], report)
         else:
@@ -249,9 +262,13 @@ def bench_dialogue_order(
     return out
 
 
-def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> dict[str, Any]:
-    """The whole suite through ``bediscover run`` (reasoning off, seed 0), then ``bediscover report``."""
-    log_dir = bench.work / "suite_logs"
+def bench_suite(
+    bench: Bench, calls_dir: Path, tasks: list[str], limit: int, score_display: bool = False, report: bool = True
+) -> dict[str, Any]:
+    """The whole suite through ``bediscover run`` (reasoning off, seed 0; live scores as ``score_display``: off is
+    the command's default), then ``bediscover report`` (if ``report``)."""
+    name = "suite" + ("_score_display" if score_display else "")
+    log_dir = bench.work / f"{name}_logs"
     shutil.rmtree(log_dir, ignore_errors=True)
     args = [
         "-m",
@@ -274,11 +291,12 @@ def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> 
         "-T",
         "sentence_ordering.datasets=nips-abs",
     ]
+    if score_display:
+        args.append("--score-display")
     if limit:
         args += ["--limit", str(limit)]
-    report = bench.work / "suite.json"
     bench.server.reset()
-    res = run_child(args, report, env=bench.server.env)
+    res = run_child(args, bench.work / f"{name}.json", env=bench.server.env)
     if res.returncode != 0:
         raise RuntimeError(f"bediscover run failed (exit {res.returncode}): {res.stderr_tail}")
     stats = bench.server.stats()
@@ -293,12 +311,8 @@ def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> 
             }
         )
     ideal = ideal_wall(latencies, bench.slots)
-    rep_file = bench.work / "report.json"
-    rep = run_child(
-        ["-m", "bediscover_inspect.cli", "report", "--log-dir", str(log_dir), "--out", str(bench.work / "report")],
-        rep_file,
-    )
-    result = {
+    result: dict[str, Any] = {
+        "score_display": score_display,
         "wall_s": res.wall_s,
         "cpu_s": res.cpu_s,
         "loadavg_1min_after": _loadavg(),
@@ -308,18 +322,25 @@ def bench_suite(bench: Bench, calls_dir: Path, tasks: list[str], limit: int) -> 
         "max_in_flight": stats["max_in_flight"],
         "ideal": ideal,
         "efficiency": ideal["ideal_s"] / res.wall_s,
-        "report": {
+    }
+    print(
+        f"  {name}: wall {res.wall_s:.1f}s ideal {ideal['ideal_s']:.1f}s eff {result['efficiency']:.3f} "
+        f"cpu {res.cpu_s:.1f}s rss {res.peak_rss_mb:.0f}MB calls {stats['requests']}",
+        flush=True,
+    )
+    if report:
+        rep = run_child(
+            ["-m", "bediscover_inspect.cli", "report", "--log-dir", str(log_dir), "--out", str(bench.work / "report")],
+            bench.work / "report.json",
+        )
+        result["report"] = {
             "wall_s": rep.wall_s,
+            "cpu_s": rep.cpu_s,
             "peak_rss_mb": rep.peak_rss_mb,
             "returncode": rep.returncode,
             "stderr_tail": rep.stderr_tail[-500:] if rep.returncode else "",
-        },
-    }
-    print(
-        f"  suite: wall {res.wall_s:.1f}s ideal {ideal['ideal_s']:.1f}s eff {result['efficiency']:.3f} "
-        f"rss {res.peak_rss_mb:.0f}MB calls {stats['requests']}; report {rep.wall_s:.1f}s (exit {rep.returncode})",
-        flush=True,
-    )
+        }
+        print(f"  report: {rep.wall_s:.1f}s rss {rep.peak_rss_mb:.0f}MB (exit {rep.returncode})", flush=True)
     return result
 
 
@@ -342,10 +363,10 @@ def table(result: dict[str, Any]) -> str:
                 f"{o['peak_rss_mb']:.0f} / {b['peak_rss_mb']:.0f} | "
                 f"{o['loadavg_1min_after']:.1f} / {b['loadavg_1min_after']:.1f} |"
             )
-        suite = block.get("suite")
-        if suite:
+        for suite in block.get("suites") or ([block["suite"]] if block.get("suite") else []):
+            live = " --score-display" if suite.get("score_display") else ""
             lines.append(
-                f"| {block['slots']} | whole suite (`bediscover run`) | {suite['calls']} | "
+                f"| {block['slots']} | whole suite (`bediscover run{live}`) | {suite['calls']} | "
                 f"{suite['ideal']['ideal_s']:.0f} | – | {suite['efficiency']:.2f} (of spawn-to-exit) | "
                 f"{suite['wall_s']:.0f} | – | – | {1000 * suite['cpu_s'] / max(suite['calls'], 1):.0f} | "
                 f"{suite['peak_rss_mb']:.0f} | {suite['loadavg_1min_after']:.1f} |"
@@ -408,6 +429,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--no-task-runs", action="store_true", help="with --calls-dir: only the dialogue-order runs and the whole suite"
     )
+    parser.add_argument(
+        "--no-score-display", action="store_true", help="task runs (ours and bare) without Inspect's live scores"
+    )
+    parser.add_argument(
+        "--suite-score-display",
+        default="off",
+        help="live scores of the whole-suite runs: off (bediscover run's default), on, or off,on (both runs)",
+    )
     parser.add_argument("--table", type=Path, metavar="RESULT", help="print a result file's markdown table and stop")
     args = parser.parse_args(argv)
     if args.table:
@@ -417,6 +446,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if set(tasks) - set(TASKS) or args.rounds < 1:
         parser.error(f"--tasks must name tasks of {list(TASKS)}; --rounds at least 1")
     suite_slots = {int(s) for s in args.suite_slots.split(",") if s.strip()}
+    suite_variants = [v.strip() for v in args.suite_score_display.split(",") if v.strip()]
+    if not suite_variants or set(suite_variants) - {"off", "on"}:
+        parser.error("--suite-score-display takes off, on or off,on")
     dialogue_order_slots = {int(s) for s in args.dialogue_order_slots.split(",") if s.strip()}
     if args.no_task_runs and not args.calls_dir:
         parser.error("--no-task-runs needs --calls-dir")
@@ -432,6 +464,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "limit": args.limit,
         "dialogues": args.dialogues,
         "reasoning_tokens": args.reasoning_tokens,
+        "score_display": not args.no_score_display,
         "slots": [],
     }
     for slots in [int(s) for s in args.slots.split(",")]:
@@ -449,7 +482,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         }
         result["slots"].append(block)
         with serve(slots, latency, args.reasoning_tokens, work) as server:
-            bench = Bench(server, slots, latency, args.reasoning_tokens, work / f"slots{slots}")
+            bench = Bench(
+                server, slots, latency, args.reasoning_tokens, work / f"slots{slots}", not args.no_score_display
+            )
             for task in [] if args.no_task_runs else tasks:
                 limit = args.dialogues if task == "dialogue_parsing" else args.limit
                 block["tasks"].append(bench_task(bench, task, limit, args.rounds, calls_dir / f"{task}.calls.json"))
@@ -461,8 +496,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 )
                 path = write_result(args.out, result)
             if slots in suite_slots:
-                block["suite"] = bench_suite(bench, calls_dir, tasks, args.limit)
-                path = write_result(args.out, result)
+                block["suites"] = []
+                for i, variant in enumerate(suite_variants):
+                    block["suites"].append(
+                        bench_suite(bench, calls_dir, tasks, args.limit, score_display=variant == "on", report=i == 0)
+                    )
+                    path = write_result(args.out, result)
     print(f"wrote {path}")
     print(table(result))
     return result

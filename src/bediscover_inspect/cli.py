@@ -5,7 +5,12 @@
 
 ``run`` builds one Inspect eval per task x seed x reasoning mode and hands them to ``inspect_ai.eval_set``:
 re-running the same command after an interruption resumes the unfinished evals (finished samples are kept)
-and skips the finished ones, so every sample is scored exactly once. ``report`` is
+and skips the finished ones, so every sample is scored exactly once. The evals run concurrently (Inspect's
+``max_tasks``, 10 by default) and share the model's ``--max-connections``. Live scores are off unless
+``--score-display`` is given: Inspect recomputes every metric of a running eval while its samples complete, for
+up to a tenth of the event loop per eval, so with several evals at once the metrics would hold the loop a large
+share of the time and the server would wait (``benchmarks/README.md``); the logs' final scores are the same
+either way. ``report`` is
 :func:`bediscover_inspect.report.build.build_report`. See ``src/bediscover_inspect/report/README.md``.
 
 Expected user errors (unknown task, bad ``-T``/``-M`` argument, missing data, unknown model provider, missing
@@ -290,6 +295,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             max_samples=args.max_samples,
             log_dir_allow_dirty=True,
             display=args.display,
+            score_display=args.score_display,
             **generate,
         )
     except KeyboardInterrupt:
@@ -403,6 +409,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-samples", type=int, default=None)
     run.add_argument("--retry-attempts", type=int, default=None)
     run.add_argument("--display", default=None, choices=["full", "conversation", "rich", "plain", "log", "none"])
+    run.add_argument(
+        "--score-display",
+        action="store_true",
+        help="recompute the scores while the evals run (Inspect's live scores; off by default: with several evals "
+        "at once they hold Inspect's event loop a large share of the time); the final scores are the same",
+    )
     run.set_defaults(func=cmd_run)
 
     report = sub.add_parser("report", help="paper-style tables and plots from a log directory")

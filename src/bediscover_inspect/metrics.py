@@ -22,12 +22,22 @@ own parameters (group key, name template), never by parsing names.
 
 Uncertainty (every headline number carries one):
 
-* a measure that is a mean of per-sample values (accuracy, invalid rate, PMR, Kendall τ …) reports Inspect's
-  ``stderr()`` of that mean (through :func:`inspect_ai.scorer.aggregate`);
+* a measure that is a mean of per-sample values (accuracy, invalid rate, PMR, Kendall τ …) reports the standard
+  error of that mean as Inspect's ``stderr()`` defines it (sample standard deviation over √n,
+  :func:`mean_and_stderr`);
 * a corpus-level measure (weighted P/R/F1, micro-F1, micro position accuracy, LCS, dialogue-parsing micro
   P/R/F1, token means per turn) reports the standard deviation of a seeded bootstrap
   (:data:`BOOTSTRAP_RESAMPLES` resamples of the samples, seed :data:`BOOTSTRAP_SEED`): the same seed gives the
   same number for the same scores.
+
+Cost while a run goes: Inspect recomputes every metric over all scores so far while samples complete (the live
+scores of ``inspect view`` and the progress display), on its event loop, for up to a tenth of the run. So the
+measures here work on numpy arrays read once from the scores: a mean measure reads ``Score.value[key]`` into an
+array (:func:`values_of`) instead of going through :func:`inspect_ai.scorer.aggregate`, which copies every
+``SampleScore`` per call, and the label measures count one confusion matrix with numpy (:func:`confusion`)
+instead of calling scikit-learn, whose input checks cost 3–5 ms a call and whose import costs seconds. Both give
+the same numbers as Inspect's ``mean()`` / ``stderr()`` and scikit-learn's ``precision_recall_fscore_support``;
+the tests check them against those references (``benchmarks/README.md`` has the measured cost).
 
 Epochs: every task runs with :func:`pooled_epochs` (no epoch reduction), so with ``--epochs N`` each answer is one
 observation: means are over all answers and the label measures pool every answer (a mean reducer would turn an
@@ -42,7 +52,7 @@ from typing import Any, Literal, cast
 import numpy as np
 from inspect_ai import Epochs
 from inspect_ai._util.registry import registry_unqualified_name
-from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Value, aggregate, grouped, mean, metric, stderr
+from inspect_ai.scorer import Metric, SampleScore, Value, grouped, metric
 
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read (its own class, never gold)."""
@@ -91,10 +101,33 @@ def _metric_of(
     return compute
 
 
+def mean_and_stderr(values: np.ndarray) -> tuple[float, float]:
+    """Mean of ``values`` and the standard error of that mean, as Inspect's ``mean()`` and ``stderr()`` compute them.
+
+    NaN values are left out (an unscored value, as :func:`inspect_ai.scorer.aggregate` skips it). The standard
+    error is the sample standard deviation (``ddof=1``) over √n, 0.0 for fewer than two values.
+
+    Returns:
+        ``(mean, stderr)``; ``(nan, 0.0)`` when no value is left.
+    """
+    values = values[~np.isnan(values)]
+    n = len(values)
+    if n == 0:
+        return float("nan"), 0.0
+    return float(np.mean(values)), float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+
+
 def mean_measure(key: str, stat: str) -> Metric:
-    """Mean of ``Score.value[key]`` with Inspect's ``stderr()`` of that mean."""
+    """Mean of ``Score.value[key]`` with the standard error of that mean (:func:`mean_and_stderr`).
+
+    Raises (when computed):
+        ValueError: a score whose value has no number under ``key`` (:func:`values_of` names the sample).
+    """
     return _metric_of(
-        key, stat, cast(MetricProtocol, aggregate(key, mean())), cast(MetricProtocol, aggregate(key, stderr()))
+        key,
+        stat,
+        lambda scores: mean_and_stderr(values_of(scores, key))[0],
+        lambda scores: mean_and_stderr(values_of(scores, key))[1],
     )
 
 
@@ -200,17 +233,24 @@ def bootstrap_stderr(
 
 
 def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
-    """``Score.value[key]`` of every score as a float array.
+    """``Score.value[key]`` of every score as a float array (``bool`` counts as 0/1), shape ``(len(scores),)``.
 
     Raises:
-        ValueError: a score whose value is not a dict holding a number under ``key`` (names sample and key).
+        ValueError: a score whose value is not a dict holding a number under ``key`` (names the sample and key).
     """
+    try:
+        numbers = [item.score.value[key] for item in scores]  # type: ignore[index]
+        if set(map(type, numbers)) <= {int, float, bool}:
+            return np.array(numbers, dtype=float).reshape(len(numbers))
+    except (TypeError, KeyError):
+        pass  # a value that is not a dict, or has no such key: found and named below
     out = np.empty(len(scores))
     for i, item in enumerate(scores):
         value = item.score.value
         number = value.get(key) if isinstance(value, dict) else None
-        if not isinstance(number, (int, float)) or isinstance(number, bool):
-            raise ValueError(f"sample {item.sample_id}: score value has no number under {key!r}: {value!r}")
+        if not isinstance(number, (int, float)):
+            state = "missing" if not isinstance(value, dict) or key not in value else f"not a number: {number!r}"
+            raise ValueError(f"Sample {item.sample_id} score key {key!r} is {state} (score value {value!r})")
         out[i] = number
     return out
 
@@ -286,15 +326,17 @@ def label_pairs(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
 
 
 def confusion(gold: Sequence[str], pred: Sequence[str]) -> tuple[list[str], np.ndarray]:
-    """Labels (gold labels sorted, then labels only predicted, sorted) and scikit-learn's confusion matrix.
+    """Labels (gold labels sorted, then labels only predicted, sorted) and the confusion matrix over them.
 
-    ``matrix[i, j]`` counts answers with gold ``labels[i]`` predicted as ``labels[j]``.
+    ``matrix[i, j]`` (int, shape ``(L, L)``) counts answers with gold ``labels[i]`` predicted as ``labels[j]``: the
+    matrix of scikit-learn's ``confusion_matrix(gold, pred, labels=labels)`` (tested), counted with numpy.
     """
-    from sklearn.metrics import confusion_matrix
-
     gold_labels = sorted(set(gold))
     labels = gold_labels + sorted(set(pred) - set(gold_labels))
-    return labels, confusion_matrix(gold, pred, labels=labels)
+    index = {label: i for i, label in enumerate(labels)}
+    size = len(labels)
+    cells = np.fromiter((index[g] * size + index[p] for g, p in zip(gold, pred)), dtype=np.intp, count=len(gold))
+    return labels, np.bincount(cells, minlength=size * size).reshape(size, size)
 
 
 WEIGHTED = ("precision", "recall", "f1")
@@ -303,25 +345,26 @@ WEIGHTED = ("precision", "recall", "f1")
 def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
     """Weighted precision, recall and F1 (paper Appendix C, "weighted-Pre/Rec/F1").
 
-    scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)`` over the labels of
-    gold ∪ predicted: per-label scores averaged with the gold support as weights, so a label only ever predicted
-    (e.g. :data:`INVALID_ANSWER`) has weight 0 and lowers the recall of the gold class it replaced.
-    Returns ``(0, 0, 0)`` for no labels.
+    The values of scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)`` over the
+    labels of gold ∪ predicted (tested): per-label scores averaged with the gold support as weights, so a label
+    only ever predicted (e.g. :data:`INVALID_ANSWER`) has weight 0 and lowers the recall of the gold class it
+    replaced. Computed from :func:`confusion` by :func:`weighted_prf_of_confusion`. Returns ``(0, 0, 0)`` for no
+    labels.
     """
     if not gold:
         return 0.0, 0.0, 0.0
-    from sklearn.metrics import precision_recall_fscore_support
-
-    labels = sorted(set(gold) | set(pred))
-    p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, average="weighted", zero_division=0)
+    _labels, matrix = confusion(gold, pred)
+    p, r, f = weighted_prf_of_confusion(matrix[None])[0]
     return float(p), float(r), float(f)
 
 
 def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
     """Weighted precision, recall and F1 of a stack of confusion matrices, shape ``(k, L, L)`` -> ``(k, 3)``.
 
-    The same definition as :func:`weighted_prf` (which the tests check it against), vectorised over matrices:
-    it evaluates bootstrap resamples, whose confusion matrices are multinomial draws of the observed one.
+    Per label: precision ``tp / predicted``, recall ``tp / support``, F1 ``2·tp / (support + predicted)``, each 0
+    where its denominator is 0 (scikit-learn's ``zero_division=0``); averaged with the gold support as weights.
+    Vectorised over matrices, so it also evaluates bootstrap resamples, whose confusion matrices are multinomial
+    draws of the observed one.
     """
     tp = np.diagonal(matrices, axis1=1, axis2=2).astype(float)
     support = matrices.sum(axis=2).astype(float)
@@ -329,11 +372,9 @@ def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
     precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
     recall = np.divide(tp, support, out=np.zeros_like(tp), where=support > 0)
     f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
-    total = support.sum(axis=1, keepdims=True)
-    weights = np.divide(support, total, out=np.zeros_like(support), where=total > 0)
-    return np.stack(
-        [(weights * precision).sum(axis=1), (weights * recall).sum(axis=1), (weights * f1).sum(axis=1)], axis=1
-    )
+    total = support.sum(axis=1)
+    weighted = np.stack([(support * v).sum(axis=1) for v in (precision, recall, f1)], axis=1)  # as np.average sums
+    return np.divide(weighted, total[:, None], out=np.zeros_like(weighted), where=total[:, None] > 0)
 
 
 def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
@@ -383,8 +424,7 @@ def micro_f1_of(gold: Sequence[str], pred: Sequence[str]) -> float:
 
     With one predicted label per item (an invalid answer being its own label) micro precision = micro recall =
     micro-F1 = the share of items labelled right, which is what is computed (the equality with scikit-learn is
-    tested): the live metrics of ``inspect view`` recompute this per group while a run goes, and scikit-learn's
-    input checks cost a millisecond a call there. 0.0 for no items.
+    tested). 0.0 for no items.
     """
     if not gold:
         return 0.0
@@ -413,20 +453,29 @@ def micro_f1(stat: Stat = "both") -> Metric:
 
 
 def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Per-class precision, recall, F1 and support over the gold labels (scikit-learn, ``zero_division=0``).
+    """Per-class precision, recall, F1 and support over the gold labels (``zero_division=0``).
 
-    Returns ``{label: {"precision", "recall", "f1", "support"}}`` for every gold label, sorted; the paper's
-    Limitations ask for this class-level view.
+    Returns ``{label: {"precision", "recall", "f1", "support"}}`` for every gold label, sorted: the values of
+    scikit-learn's ``precision_recall_fscore_support(average=None, labels=<gold labels>, zero_division=0)``
+    (tested), from :func:`confusion`. The paper's Limitations ask for this class-level view.
     """
     if not gold:
         return {}
-    from sklearn.metrics import precision_recall_fscore_support
-
-    labels = sorted(set(gold))
-    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=labels, average=None, zero_division=0)
+    labels, matrix = confusion(gold, pred)
+    tp = np.diagonal(matrix).astype(float)
+    support, predicted = matrix.sum(axis=1).astype(float), matrix.sum(axis=0).astype(float)
+    precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
+    recall = np.divide(tp, support, out=np.zeros_like(tp), where=support > 0)
+    f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
     return {
-        label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": float(s[i])}
+        label: {
+            "precision": float(precision[i]),
+            "recall": float(recall[i]),
+            "f1": float(f1[i]),
+            "support": float(support[i]),
+        }
         for i, label in enumerate(labels)
+        if support[i] > 0
     }
 
 

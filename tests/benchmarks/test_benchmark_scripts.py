@@ -142,7 +142,8 @@ def test_ideal_wall_takes_the_longest_chain(bench_modules, monkeypatch):
 
 def test_run_all_quick(tmp_path):
     """``run_all.py --quick``: data loading, the overhead rounds on dialogue parsing (multi-call replay) and the
-    served benchmark on sentence ordering with the whole-suite run and the report; every result file written."""
+    served benchmark on sentence ordering with the whole-suite runs (live scores off and on) and the report; every
+    result file written."""
     env = dict(
         os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
     )
@@ -163,4 +164,6 @@ def test_run_all_quick(tmp_path):
     ours, bare = task["runs"]["ours"][0], task["runs"]["bare"][0]
     assert ours["calls"] == bare["calls"] == ours["samples"] == 3
     assert ours["server_latency_sum_s"] == pytest.approx(task["ideal"]["sum_s"])
-    assert block["suite"]["calls"] == 3 and block["suite"]["report"]["returncode"] == 0
+    off, on = block["suites"]  # the whole suite with live scores off (bediscover run's default), then on
+    assert (off["score_display"], on["score_display"]) == (False, True)
+    assert off["calls"] == on["calls"] == 3 and off["report"]["returncode"] == 0 and "report" not in on

@@ -381,3 +381,17 @@ def test_generate_flags_override_table_7_presets(tmp_path):
     # stays
     assert (config.max_tokens, config.top_p, config.temperature, config.seed) == (77, 0.5, 0.6, 1)
     assert log.eval.metadata["generation"]["sent"] == {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95}
+
+
+@pytest.mark.parametrize(("flags", "expected"), [([], False), (["--score-display"], True)])
+def test_live_scores_are_off_unless_asked_for(tmp_path, flags, expected):
+    """bediscover run leaves Inspect's live scores off by default (the eval's config says so); --score-display
+    turns them on; the final scores are computed either way."""
+    log_dir = tmp_path / "logs"
+    args = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
+    args += ["--limit", "1", "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
+    assert main(args) == 0
+    [info] = list_eval_logs(str(log_dir))
+    log = read_eval_log(info)
+    assert log.eval.config.score_display is expected
+    assert log.results is not None and log.results.scores[0].metrics["pmr"].value in (0.0, 1.0)

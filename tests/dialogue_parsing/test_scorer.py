@@ -265,7 +265,7 @@ def test_bootstrap_stderr_is_seeded_and_zero_without_spread() -> None:
 def test_a_score_without_counts_is_rejected_naming_the_sample() -> None:
     """The measures read their counts from ``Score.value``; a score of another scorer fails clearly."""
     foreign = SampleScore(score=Score(value={"accuracy": 1.0}), sample_id="stac_x", sample_metadata={"dataset": "stac"})
-    with pytest.raises(ValueError, match=r"sample stac_x: score value has no number under 'output_tokens'"):
+    with pytest.raises(ValueError, match=r"Sample stac_x score key 'output_tokens' is missing"):
         output_tokens_per_turn()([foreign])
 
 

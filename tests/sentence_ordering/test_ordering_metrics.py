@@ -137,5 +137,5 @@ def test_measures_grouped_by_dataset():
 
 def test_a_score_without_its_weight_is_named():
     broken = [SampleScore(score=Score(value={"acc": 1.0}), sample_id="x_1")]
-    with pytest.raises(ValueError, match="sample x_1: score value has no number under 'n_sentences'"):
+    with pytest.raises(ValueError, match="Sample x_1 score key 'n_sentences' is missing"):
         acc(stat="value")(broken)

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
-from inspect_ai.scorer import SampleScore, Score, scorer
-from sklearn.metrics import f1_score, precision_recall_fscore_support
+from inspect_ai.scorer import SampleScore, Score, aggregate, mean, scorer, stderr
+from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
 
 from bediscover_inspect import metrics as m
 from bediscover_inspect.discourse_markers.dataset import load_dataset
@@ -35,6 +35,21 @@ def test_mean_measures_report_the_mean_and_its_stderr_by_hand():
     assert m.accuracy(stat="stderr")(scores) == pytest.approx(0.25)
     with pytest.raises(ValueError, match="stat must be one of"):
         m.accuracy(stat="median")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 1), st.floats(-1e6, 1e6), st.just(float("nan"))), max_size=40))
+def test_mean_measures_equal_inspects_mean_and_stderr_over_the_key(values):
+    """The mean measures compute what aggregate(key, mean()) / aggregate(key, stderr()) compute (NaN skipped, NaN
+    for no value), without copying every score."""
+    scores = [item(f"s{i}", "d", "a", "a", accuracy=v) for i, v in enumerate(values)]
+    expected_mean = aggregate("accuracy", mean())(scores)
+    expected_stderr = aggregate("accuracy", stderr())(scores)
+    if math.isnan(expected_mean):
+        assert math.isnan(m.accuracy(stat="value")(scores)) and m.accuracy(stat="stderr")(scores) == 0.0
+    else:
+        assert m.accuracy(stat="value")(scores) == pytest.approx(expected_mean, rel=1e-12, abs=1e-9)
+        assert m.accuracy(stat="stderr")(scores) == pytest.approx(expected_stderr, rel=1e-9, abs=1e-9)
 
 
 def test_a_missing_value_key_names_the_sample():
@@ -61,6 +76,24 @@ def test_the_bootstrap_statistic_is_scikit_learn_weighted_prf(pairs):
     assert ours == pytest.approx([p, r, f], abs=1e-12)
     assert m.micro_f1_of(gold, pred) == pytest.approx(f1_score(gold, pred, average="micro"))
     assert m.micro_f1_of(gold, pred) == pytest.approx(np.mean([g == q for g, q in pairs]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=60))
+def test_confusion_weighted_and_per_class_scores_are_scikit_learns(pairs):
+    """The numpy confusion matrix, the weighted P/R/F1 and the per-class table equal scikit-learn's."""
+    gold = [g for g, _ in pairs]
+    pred = [p for _, p in pairs]
+    labels, matrix = m.confusion(gold, pred)
+    assert matrix.tolist() == confusion_matrix(gold, pred, labels=labels).tolist()
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
+    assert m.weighted_prf(gold, pred) == pytest.approx((p, r, f), abs=1e-12)
+    gold_labels = sorted(set(gold))
+    p, r, f, support = precision_recall_fscore_support(gold, pred, labels=gold_labels, average=None, zero_division=0)
+    table = m.per_class_prf(gold, pred)
+    assert list(table) == gold_labels
+    for i, label in enumerate(gold_labels):
+        assert table[label] == pytest.approx({"precision": p[i], "recall": r[i], "f1": f[i], "support": support[i]})
 
 
 def test_weighted_prf_on_real_gold_labels():
