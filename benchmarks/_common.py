@@ -204,8 +204,8 @@ def median(values: Sequence[float]) -> float:
 def code_under_test() -> dict[str, Any]:
     """Which suite code ran: the imported package's directory, its git commit and whether code was edited.
 
-    ``dirty``: a tracked file under
-    ``src/`` or a ``benchmarks/*.py`` differs from the commit (editing a README during a run does not count).
+    ``dirty``: a tracked Python file under ``src/`` or in ``benchmarks/`` differs from the commit (editing a README
+    or other text during a run does not count).
     ``commit`` / ``dirty`` are ``None`` outside a git checkout.
     """
     import importlib.util
@@ -226,7 +226,16 @@ def code_under_test() -> dict[str, Any]:
     status = (
         None
         if top is None
-        else git("-C", top, "status", "--porcelain", "--untracked-files=no", "--", "src", ":(glob)benchmarks/*.py")
+        else git(
+            "-C",
+            top,
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ":(glob)src/**/*.py",
+            ":(glob)benchmarks/*.py",
+        )
     )
     return {
         "package_dir": package_dir,

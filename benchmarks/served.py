@@ -16,7 +16,9 @@ the other against it, alternating which goes first (round 0: ours first, since t
 **Ideal wall** = Σ(call latencies) / slots, or for dialogue parsing (the turns of a dialogue are sequential) the
 larger of that and the longest dialogue's chain of calls; latencies come from the server's latency model applied
 to each recorded call (checked against the server's own sum). **Efficiency** = ideal / the ``eval()`` time of the
-child (imports and task building are reported beside it); **ours / bare** = ratio of spawn-to-exit wall times.
+child (imports and task building are reported beside it); ``eval()`` is split into start-up (until the first
+call reaches the server), the calls' span (first arrival to last answer; ideal / span is the efficiency while
+calling) and wind-down (after the last answer). **ours / bare** = ratio of spawn-to-exit wall times.
 The client CPU per call (user + system seconds of the child / calls) shows how close the client is to a core.
 
 Dialogue-parsing order (at ``--dialogue-order-slots``): the bare task is also run on STAC and MSDC alone with its
@@ -99,8 +101,18 @@ def _figures(res: Any, stats: dict[str, Any] | None, ideal_s: float | None) -> d
             max_in_flight=stats["max_in_flight"],
             cpu_ms_per_call=1000 * res.cpu_s / max(stats["requests"], 1),
         )
+        span = res.report.get("eval_span_monotonic")
+        if span and stats.get("first_arrival") is not None and stats.get("last_end") is not None:
+            # eval() = start-up (until the first call reaches the server) + calls + wind-down (after the last answer)
+            out.update(
+                startup_s=stats["first_arrival"] - span[0],
+                calls_span_s=stats["last_end"] - stats["first_arrival"],
+                winddown_s=span[1] - stats["last_end"],
+            )
     if ideal_s is not None:
         out["efficiency"] = ideal_s / res.report["eval_s"]
+        if "calls_span_s" in out:
+            out["efficiency_while_calling"] = ideal_s / out["calls_span_s"]
     return out
 
 
@@ -225,18 +237,31 @@ def bench_task(bench: Bench, task: str, limit: int, rounds: int, calls: Path) ->
     return out
 
 
+def dialogue_file_order() -> list[str]:
+    """Sample ids of incremental dialogue parsing in the data files' order (``-T order=file``): the replays'
+    "file" order, whatever order the recorded run used."""
+    from _common import data_dir
+
+    from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+
+    task = dialogue_parsing(dataset="all", mode="incremental", order="file", presets="none", data_dir=data_dir())
+    return [str(sample.id) for sample in task.dataset]
+
+
 def bench_dialogue_order(
     bench: Bench, calls_dir: Path, whole: dict[str, Any] | None, sets: tuple[str, ...] = ("stac", "msdc", "all")
 ) -> list[dict[str, Any]]:
-    """Bare replay of STAC and MSDC dialogue parsing (their calls taken from the whole task's) in file order and
-    longest dialogue first, and of the whole task longest first (its file-order run is ``whole``'s bare run)."""
+    """Bare replay of STAC and MSDC dialogue parsing (their calls taken from the whole task's) in the data files'
+    order and longest dialogue first, and of the whole task in file order (its longest-first run is ``whole``'s
+    bare run, which replays the task's own order: longest first)."""
     out = []
     recorded = json.loads((calls_dir / "dialogue_parsing.calls.json").read_text())
+    file_order = {sid: i for i, sid in enumerate(dialogue_file_order())}
     for dataset in sets:
         calls = calls_dir / f"dialogue_parsing_{dataset}.calls.json"
         samples = {
-            sid: entry
-            for sid, entry in recorded["samples"].items()
+            sid: recorded["samples"][sid]
+            for sid in sorted(recorded["samples"], key=lambda sid: file_order.get(sid, len(file_order)))
             if dataset == "all" or sid.startswith(f"{dataset}_")
         }
         if not samples:  # a smoke run's first dialogues are all STAC
@@ -245,7 +270,7 @@ def bench_dialogue_order(
         ideal = ideal_wall(call_latencies(calls, bench.latency, bench.reasoning_tokens), bench.slots)
         row: dict[str, Any] = {"dataset": dataset, "dialogues": len(samples), "ideal": ideal}
         for order in ("file", "longest-first"):
-            if dataset == "all" and order == "file":
+            if dataset == "all" and order == "longest-first":
                 if whole is None:
                     continue
                 row[order] = whole["runs"]["bare"][0]
@@ -379,15 +404,14 @@ def table(result: dict[str, Any]) -> str:
     ]
     for block in result["slots"]:
         for row in block.get("dialogue_order", []):
-            f, lf, i = row.get("file"), row["longest-first"], row["ideal"]
-            order.append(
-                f"| {block['slots']} | {row['dataset']} ({row['dialogues']}) | {i['ideal_s']:.0f}: "
-                f"{i['per_slot_s']:.0f}, {i['longest_chain_s']:.0f} | "
-                f"{f['eval_s']:.0f} | {lf['eval_s']:.0f} | "
-                f"{f['efficiency']:.2f} / {lf['efficiency']:.2f} |"
-                if f
-                else ""
-            )
+            f, lf, i = row.get("file"), row.get("longest-first"), row["ideal"]
+            if f and lf:
+                order.append(
+                    f"| {block['slots']} | {row['dataset']} ({row['dialogues']}) | {i['ideal_s']:.0f}: "
+                    f"{i['per_slot_s']:.0f}, {i['longest_chain_s']:.0f} | "
+                    f"{f['eval_s']:.0f} | {lf['eval_s']:.0f} | "
+                    f"{f['efficiency']:.2f} / {lf['efficiency']:.2f} |"
+                )
     return "\n".join(lines + (order if len(order) > 3 else []))
 
 

@@ -30,14 +30,14 @@ Uncertainty (every headline number carries one):
   (:data:`BOOTSTRAP_RESAMPLES` resamples of the samples, seed :data:`BOOTSTRAP_SEED`): the same seed gives the
   same number for the same scores.
 
-Cost while a run goes: Inspect recomputes every metric over all scores so far while samples complete (the live
-scores of ``inspect view`` and the progress display), on its event loop, for up to a tenth of the run. So the
-measures here work on numpy arrays read once from the scores: a mean measure reads ``Score.value[key]`` into an
-array (:func:`values_of`) instead of going through :func:`inspect_ai.scorer.aggregate`, which copies every
-``SampleScore`` per call, and the label measures count one confusion matrix with numpy (:func:`confusion`)
-instead of calling scikit-learn, whose input checks cost 3–5 ms a call and whose import costs seconds. Both give
-the same numbers as Inspect's ``mean()`` / ``stderr()`` and scikit-learn's ``precision_recall_fscore_support``;
-the tests check them against those references (``benchmarks/README.md`` has the measured cost).
+Cost while a run goes: Inspect recomputes every metric over all scores so far while samples complete (its live
+scores), on its event loop, for up to a tenth of the run. So the measures work on numpy arrays read from the
+scores: a mean measure reads ``Score.value[key]`` into an array (:func:`values_of`; Inspect's
+:func:`inspect_ai.scorer.aggregate` would copy every ``SampleScore`` per call), and the label measures count one
+confusion matrix with numpy (:func:`confusion`; scikit-learn's input checks cost 3–5 ms a call and its import
+seconds). On non-empty input they give the numbers of Inspect's ``mean()`` / ``stderr()`` and scikit-learn's
+``confusion_matrix`` / ``precision_recall_fscore_support``, which the tests use as references
+(``benchmarks/README.md``, "Live scores", has the measured cost).
 
 Epochs: every task runs with :func:`pooled_epochs` (no epoch reduction), so with ``--epochs N`` each answer is one
 observation: means are over all answers and the label measures pool every answer (a mean reducer would turn an
@@ -108,7 +108,7 @@ def mean_and_stderr(values: np.ndarray) -> tuple[float, float]:
     error is the sample standard deviation (``ddof=1``) over √n, 0.0 for fewer than two values.
 
     Returns:
-        ``(mean, stderr)``; ``(nan, 0.0)`` when no value is left.
+        ``(mean, stderr)``; ``(nan, 0.0)`` when no value is left (Inspect's ``aggregate`` reports NaN for both).
     """
     values = values[~np.isnan(values)]
     n = len(values)
@@ -177,7 +177,7 @@ def measure_metrics(
 
 @metric
 def accuracy(stat: Stat = "both") -> Metric:
-    """Share of answers scored right: mean of ``Score.value["accuracy"]`` (0/1), with ``stderr()``."""
+    """Share of answers scored right: mean of ``Score.value["accuracy"]`` (0/1), with its standard error."""
     return mean_measure("accuracy", stat)
 
 
@@ -248,8 +248,10 @@ def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
     for i, item in enumerate(scores):
         value = item.score.value
         number = value.get(key) if isinstance(value, dict) else None
+        if not isinstance(value, dict):
+            raise ValueError(f"Sample {item.sample_id}: score value {value!r} is not a dict, so it has no {key!r}")
         if not isinstance(number, (int, float)):
-            state = "missing" if not isinstance(value, dict) or key not in value else f"not a number: {number!r}"
+            state = "missing" if key not in value else f"not a number: {number!r}"
             raise ValueError(f"Sample {item.sample_id} score key {key!r} is {state} (score value {value!r})")
         out[i] = number
     return out
@@ -330,7 +332,12 @@ def confusion(gold: Sequence[str], pred: Sequence[str]) -> tuple[list[str], np.n
 
     ``matrix[i, j]`` (int, shape ``(L, L)``) counts answers with gold ``labels[i]`` predicted as ``labels[j]``: the
     matrix of scikit-learn's ``confusion_matrix(gold, pred, labels=labels)`` (tested), counted with numpy.
+
+    Raises:
+        ValueError: ``gold`` and ``pred`` differ in length.
     """
+    if len(gold) != len(pred):
+        raise ValueError(f"confusion: {len(gold)} gold labels but {len(pred)} predicted labels")
     gold_labels = sorted(set(gold))
     labels = gold_labels + sorted(set(pred) - set(gold_labels))
     index = {label: i for i, label in enumerate(labels)}

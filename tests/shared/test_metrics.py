@@ -55,6 +55,16 @@ def test_mean_measures_equal_inspects_mean_and_stderr_over_the_key(values):
 def test_a_missing_value_key_names_the_sample():
     with pytest.raises(ValueError, match="Sample s0 score key 'invalid' is missing"):
         m.invalid()([item("s0", "d", "a", "a", accuracy=1.0)])
+    with pytest.raises(ValueError, match="Sample s1 score key 'invalid' is not a number: 'no'"):
+        m.invalid()([item("s1", "d", "a", "a", invalid="no")])  # type: ignore[arg-type]
+    scalar = SampleScore(score=Score(value=1.0), sample_id="s2")
+    with pytest.raises(ValueError, match="Sample s2: score value 1.0 is not a dict, so it has no 'invalid'"):
+        m.invalid()([scalar])
+
+
+def test_confusion_refuses_lists_of_different_lengths():
+    with pytest.raises(ValueError, match="2 gold labels but 1 predicted labels"):
+        m.confusion(["a", "b"], ["a"])
 
 
 def test_weighted_prf_by_hand():

@@ -12,7 +12,7 @@ correct order scores PMR 1 whichever copy the model names first.
 Measures (one ``@metric`` each, overall and per ``dataset``, every one with its standard error): ``acc`` and
 ``lcs`` are micro averages over the sentences of all documents (:func:`~bediscover_inspect.metrics.ratio_measure`,
 seeded bootstrap standard error); ``pmr``, ``skip``, ``kendall_tau``, ``lumr``, ``invalid`` and the token counts
-are means over documents (Inspect's ``stderr()``).
+are means over documents (the standard error of the mean as Inspect's ``stderr()`` defines it).
 """
 
 from __future__ import annotations
@@ -98,25 +98,25 @@ def lcs(stat: Stat = "both") -> Metric:
 
 @metric
 def pmr(stat: Stat = "both") -> Metric:
-    """Perfect match rate (Pmr): mean of ``Score.value["pmr"]`` (0/1) over documents, with ``stderr()``."""
+    """Perfect match rate (Pmr): mean of ``Score.value["pmr"]`` (0/1) over documents, with its standard error."""
     return mean_measure("pmr", stat)
 
 
 @metric
 def skip(stat: Stat = "both") -> Metric:
-    """Skip-bigram match (Skip, ROUGE-S): mean of ``Score.value["skip"]`` over documents, with ``stderr()``."""
+    """Skip-bigram match (Skip, ROUGE-S): mean of ``Score.value["skip"]`` over documents, with its standard error."""
     return mean_measure("skip", stat)
 
 
 @metric
 def kendall_tau(stat: Stat = "both") -> Metric:
-    """Kendall's τ: mean of ``Score.value["kendall_tau"]`` over documents, with ``stderr()``."""
+    """Kendall's τ: mean of ``Score.value["kendall_tau"]`` over documents, with its standard error."""
     return mean_measure("kendall_tau", stat)
 
 
 @metric
 def lumr(stat: Stat = "both") -> Metric:
-    """Length unmatch rate (Lumr): share of answers whose length differs from the gold's, with ``stderr()``."""
+    """Length unmatch rate (Lumr): share of answers whose length differs from the gold's, with its standard error."""
     return mean_measure("lumr", stat)
 
 
