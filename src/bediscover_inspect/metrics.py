@@ -239,7 +239,7 @@ def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
         ValueError: a score whose value is not a dict holding a number under ``key`` (names the sample and key).
     """
     try:
-        numbers = [item.score.value[key] for item in scores]  # type: ignore[index]
+        numbers = [cast("dict[str, Any]", item.score.value)[key] for item in scores]
         if set(map(type, numbers)) <= {int, float, bool}:
             return np.array(numbers, dtype=float).reshape(len(numbers))
     except (TypeError, KeyError):
