@@ -22,6 +22,8 @@ FULL: dict[str, list[str]] = {
     "data_loading": ["--repeats", "3"],
     "overhead": ["--rounds", "3"],
     "served": ["--slots", "32,128", "--suite-slots", "32,128", "--suite-score-display", "off,on"],
+    # one live-metrics pass over the paper-size discourse-relations log that served.py just wrote
+    "metrics_pass": [str(WORK_DIR / "served" / "slots32" / "logs_discourse_relations_ours_0"), "discourse_relations"],
 }
 """Scripts and their arguments for the figures of record, in order."""
 

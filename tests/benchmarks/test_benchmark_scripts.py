@@ -167,3 +167,26 @@ def test_run_all_quick(tmp_path):
     off, on = block["suites"]  # the whole suite with live scores off (bediscover run's default), then on
     assert (off["score_display"], on["score_display"]) == (False, True)
     assert off["calls"] == on["calls"] == 3 and off["report"]["returncode"] == 0 and "report" not in on
+    # one live-metrics pass over the quick run's own log, for the installed code and for this checkout's src/
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "metrics_pass.py"),
+            str(tmp_path / "work" / "served" / "slots2" / "logs_sentence_ordering_ours_0"),
+            "sentence_ordering",
+            "--src",
+            str(BENCH.parent / "src"),
+            "--repeats",
+            "1",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    passes = json.loads((results / "metrics_pass.json").read_text())
+    assert [run["tree"] for run in passes["runs"]] == ["installed", str(BENCH.parent / "src")]
+    for run in passes["runs"]:
+        assert [row["samples"] for row in run["rows"]] == [1, 1, 3]  # 10 %, 50 %, 100 % of 3 samples
+        assert all(row["entries"] > 0 and row["pass_ms"] > 0 for row in run["rows"])
