@@ -23,11 +23,15 @@ RUN = ["task", "model", "reasoning", "variant"]
 
 
 def _pairs_of_log(path: str, scorer: str) -> dict[str, tuple[list[str], list[str]]]:
-    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by ``scorer``."""
-    from inspect_ai.log import read_eval_log_samples
+    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by ``scorer``.
+
+    The log is read whole, once: ``read_eval_log_samples`` re-reads the ``.eval`` archive's directory for every
+    sample, which makes a paper-size log (thousands of samples) several times slower to read.
+    """
+    from inspect_ai.log import read_eval_log
 
     pairs: dict[str, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
-    for sample in read_eval_log_samples(path, all_samples_required=False):
+    for sample in read_eval_log(path).samples or []:
         score = (sample.scores or {}).get(scorer)
         metadata = sample.metadata or {}
         if score is None or "gold" not in metadata:
