@@ -4,7 +4,7 @@
 
 For each dataset whose headline measure is a per-sample 0/1 score (accuracy, PMR; the temporal relations'
 micro-F1 equals their accuracy) it prints the smallest drop, in points, that McNemar's exact two-sided test finds
-with 80 % power (:func:`bediscover_inspect.report.paired_stats.detectable_drop`, exact binomial power, no normal
+with 80 % power (:func:`bediscover_inspect.gate.paired_stats.detectable_drop`, exact binomial power, no normal
 approximation). The drop depends on how often the two runs disagree on a sample (ψ, the discordant share), which
 a team reads off its own runs (``worse + better`` over ``n`` in ``compare``'s output): columns for ψ = 10 %, 20 %,
 30 % at α = 0.05, and ψ = 20 % at α = 0.05 / 40 — the first step of Holm's correction over about 40 cells
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from bediscover_inspect.data import REGISTRY, subset_size  # noqa: E402
 from bediscover_inspect.discourse_markers.dataset import JUST_MANUAL_LAST_ID  # noqa: E402
-from bediscover_inspect.report.paired_stats import detectable_drop  # noqa: E402
+from bediscover_inspect.gate.paired_stats import detectable_drop  # noqa: E402
 
 TASKS = {"dm": "discourse_markers", "tr": "temporal_reasoning", "dr": "discourse_relations", "so": "sentence_ordering"}
 MEASURE = {"dm": "accuracy", "tr": "micro-F1 / accuracy", "dr": "accuracy", "so": "PMR"}

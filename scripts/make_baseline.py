@@ -4,7 +4,7 @@ embedded SmolLM2-135M GGUF model (in-process llama.cpp, offline), one log per ta
     python scripts/make_baseline.py            # or: make baseline
     python scripts/make_baseline.py --per-dataset 2 --max-tokens 64 --out tests/baseline
 
-``tests/report/test_baseline_gate.py`` re-scores these logs with the current scorers and requires every sample's
+``tests/gate/test_baseline_gate.py`` re-scores these logs with the current scorers and requires every sample's
 score to be unchanged, so a scorer or parser change that moves a score fails the tests with the sample named.
 When such a change is intended — or when the datasets change (new sample ids, another gold) — run this script
 again and commit the new logs with the change.

@@ -441,8 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(func=cmd_report)
 
-    from bediscover_inspect.report import compare_output, rescore
-    from bediscover_inspect.report.compare import CompareError
+    from bediscover_inspect.gate import compare_output, rescore
+    from bediscover_inspect.gate.compare import CompareError
 
     compare_parser = sub.add_parser("compare", help="paired significance tests of a candidate against a baseline")
     compare_output.add_arguments(compare_parser)

@@ -5,10 +5,9 @@
 * :mod:`.paper` / :mod:`.matching` — the paper's numbers (``paper_results.csv``) and matching our cells to them;
 * :mod:`.render` — paper-style tables; :mod:`.classes` — per-class scores and confusion matrices;
 * :mod:`.setting` — what a run does differently from the paper's setting (the ``differs`` column);
-* :mod:`.plots` — score against output tokens (the paper's tok.); :mod:`.build` — ``bediscover report``;
-* :mod:`.paired_stats` / :mod:`.compare` — paired tests and regression verdicts (``bediscover compare``);
-  :mod:`.rescore` — re-scoring logs with the current scorers (``bediscover rescore``); see
-  ``docs/regression_testing.md``.
+* :mod:`.plots` — score against output tokens (the paper's tok.); :mod:`.build` — ``bediscover report``.
+
+The regression gate (``bediscover compare`` / ``rescore``) is :mod:`bediscover_inspect.gate`.
 """
 
 from bediscover_inspect.report.paper import load_paper_results

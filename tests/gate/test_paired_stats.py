@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import binomtest
 from sklearn.metrics import f1_score
 
-from bediscover_inspect.report import paired_stats as ps
+from bediscover_inspect.gate import paired_stats as ps
 
 
 def test_mcnemar_exact_on_a_known_table():

@@ -14,7 +14,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from bediscover_inspect.cli import main
 from bediscover_inspect.discourse_markers.dataset import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.report.compare import (
+from bediscover_inspect.gate.compare import (
     IMPROVED,
     NO_CHANGE,
     REGRESSED,
@@ -23,7 +23,7 @@ from bediscover_inspect.report.compare import (
     MismatchError,
     compare,
 )
-from bediscover_inspect.report.compare_output import plot_deltas, render
+from bediscover_inspect.gate.compare_output import plot_deltas, render
 from tests.helpers import answer_with
 
 PER_DATASET = 40

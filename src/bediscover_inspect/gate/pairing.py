@@ -74,8 +74,7 @@ def _groups_of(metadata: dict[str, Any]) -> dict[str, str]:
 
 def _run_of(path: str, log: Any) -> Run:
     from bediscover_inspect.metrics import INVALID_ANSWER
-
-    from .logs import run_facts
+    from bediscover_inspect.report.logs import run_facts
 
     facts = run_facts(path, log)
     samples: dict[tuple[str, int], SampleRow] = {}
@@ -107,7 +106,7 @@ def _run_of(path: str, log: Any) -> Run:
 
 
 def _parameters(log: Any) -> dict[str, Any]:
-    from .logs import IGNORED_PARAMETERS, parameters_of
+    from bediscover_inspect.report.logs import IGNORED_PARAMETERS, parameters_of
 
     return {k: v for k, v in parameters_of(log).items() if k not in IGNORED_PARAMETERS}
 
@@ -129,7 +128,7 @@ def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
     """
     from inspect_ai.log import read_eval_log
 
-    from .logs import read_log_scores, short_task_name
+    from bediscover_inspect.report.logs import read_log_scores, short_task_name
 
     path = Path(path)
     if not path.exists():

@@ -49,8 +49,9 @@ from typing import Any
 
 import numpy as np
 
+from bediscover_inspect.report.logs import UNREADABLE
+
 from . import paired_stats as ps
-from .logs import UNREADABLE
 from .pairing import CompareError, MismatchError, Pairing, RunPair, SampleRow, Scored, pair_runs, read_side, run_name
 
 MIN_PAIRS = 10

@@ -1,7 +1,7 @@
 """Paired significance tests of two runs over the same samples: McNemar's exact test, a seeded paired bootstrap,
 Holm's step-down correction, and the exact power of McNemar's test (the drop a dataset's size can detect).
 
-Used by :mod:`bediscover_inspect.report.compare` (``bediscover compare``) and ``scripts/detectable_drops.py``.
+Used by :mod:`bediscover_inspect.gate.compare` (``bediscover compare``) and ``scripts/detectable_drops.py``.
 
 * A per-sample 0/1 measure (accuracy, PMR) is tested with McNemar's exact test: under "no difference" each
   discordant pair (right in one run, wrong in the other) is equally likely to go either way, so the count of

@@ -75,7 +75,7 @@ class Rescored:
 def _log_files(source: Path) -> list[str]:
     from inspect_ai.log import list_eval_logs
 
-    from .logs import _local_path
+    from bediscover_inspect.report.logs import _local_path
 
     if source.is_file():
         return [str(source)]
