@@ -186,6 +186,67 @@ def finish_children(children: Sequence[RunningChild], timeout: float | None = No
     return results
 
 
+class TreeRss:
+    """Peak resident memory of a process tree (a process and all its descendants), sampled from ``/proc`` every
+    ``interval`` seconds in a thread (Linux): the sum over the tree, and the largest single process.
+
+    ``wait4``'s ``ru_maxrss`` gives only the largest single process of a tree; a run spread over worker processes
+    needs the sum. Sampling misses peaks shorter than ``interval``.
+    """
+
+    def __init__(self, pid: int, interval: float = 0.5) -> None:
+        import threading
+
+        self.pid, self.interval = pid, interval
+        self.peak_total_mb = self.peak_single_mb = 0.0
+        self.peak_processes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _tree_mb(self) -> list[float]:
+        parents: dict[int, int] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
+                        parents[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+        tree, frontier = {self.pid}, [self.pid]
+        while frontier:
+            parent = frontier.pop()
+            children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
+            tree.update(children)
+            frontier.extend(children)
+        sizes = []
+        for pid in tree:
+            try:
+                with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+                    sizes.append(int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20)
+            except (OSError, IndexError, ValueError):
+                continue
+        return sizes
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            sizes = self._tree_mb()
+            if sizes:
+                self.peak_total_mb = max(self.peak_total_mb, sum(sizes))
+                self.peak_single_mb = max(self.peak_single_mb, max(sizes))
+                self.peak_processes = max(self.peak_processes, len(sizes))
+
+    def stop(self) -> dict[str, float]:
+        """Stop sampling; ``{"peak_total_mb", "peak_single_mb", "peak_processes"}``."""
+        self._stop.set()
+        self._thread.join()
+        return {
+            "peak_total_mb": self.peak_total_mb,
+            "peak_single_mb": self.peak_single_mb,
+            "peak_processes": self.peak_processes,
+        }
+
+
 def run_child(
     args: Sequence[str], report_file: Path, timeout: float | None = None, env: dict[str, str] | None = None
 ) -> ChildResult:

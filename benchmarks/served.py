@@ -42,7 +42,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TASKS, WORK_DIR, run_child, write_result
+from _common import TASKS, WORK_DIR, TreeRss, finish_children, run_child, start_child, write_result
 from model_server import INSPECT_MODEL, Latency, answer, serve
 
 CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
@@ -288,11 +288,19 @@ def bench_dialogue_order(
 
 
 def bench_suite(
-    bench: Bench, calls_dir: Path, tasks: list[str], limit: int, score_display: bool = False, report: bool = True
+    bench: Bench,
+    calls_dir: Path,
+    tasks: list[str],
+    limit: int,
+    score_display: bool = False,
+    report: bool = True,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """The whole suite through ``bediscover run`` (reasoning off, seed 0; live scores as ``score_display``: off is
-    the command's default), then ``bediscover report`` (if ``report``)."""
-    name = "suite" + ("_score_display" if score_display else "")
+    the command's default; ``--workers workers``), then ``bediscover report`` (if ``report``). A task without
+    recorded calls (no task runs before) has its calls recorded from the suite's own log, for the ideal.
+    Peak RSS: the largest process (``wait4``) and the whole process tree (sampled, :class:`_common.TreeRss`)."""
+    name = "suite" + ("_score_display" if score_display else "") + (f"_workers{workers}" if workers > 1 else "")
     log_dir = bench.work / f"{name}_logs"
     shutil.rmtree(log_dir, ignore_errors=True)
     args = [
@@ -318,13 +326,19 @@ def bench_suite(
     ]
     if score_display:
         args.append("--score-display")
+    if workers > 1:
+        args += ["--workers", str(workers)]
     if limit:
         args += ["--limit", str(limit)]
     bench.server.reset()
-    res = run_child(args, bench.work / f"{name}.json", env=bench.server.env)
+    child = start_child(args, bench.work / f"{name}.json", env=bench.server.env)
+    tree = TreeRss(child.proc.pid)
+    res = finish_children([child])[0]
+    rss = tree.stop()
     if res.returncode != 0:
         raise RuntimeError(f"bediscover run failed (exit {res.returncode}): {res.stderr_tail}")
     stats = bench.server.stats()
+    _record_missing_calls(bench, log_dir, calls_dir, tasks)
     latencies: dict[str, list[float]] = {}
     for task in tasks:
         latencies.update(
@@ -338,10 +352,13 @@ def bench_suite(
     ideal = ideal_wall(latencies, bench.slots)
     result: dict[str, Any] = {
         "score_display": score_display,
+        "workers": workers,
         "wall_s": res.wall_s,
         "cpu_s": res.cpu_s,
         "loadavg_1min_after": _loadavg(),
         "peak_rss_mb": res.peak_rss_mb,
+        "peak_rss_tree_mb": rss["peak_total_mb"],
+        "processes": rss["peak_processes"],
         "calls": stats["requests"],
         "server_latency_sum_s": stats["latency_sum_s"],
         "max_in_flight": stats["max_in_flight"],
@@ -350,7 +367,8 @@ def bench_suite(
     }
     print(
         f"  {name}: wall {res.wall_s:.1f}s ideal {ideal['ideal_s']:.1f}s eff {result['efficiency']:.3f} "
-        f"cpu {res.cpu_s:.1f}s rss {res.peak_rss_mb:.0f}MB calls {stats['requests']}",
+        f"cpu {res.cpu_s:.1f}s rss {res.peak_rss_mb:.0f}MB (tree {rss['peak_total_mb']:.0f}MB) "
+        f"calls {stats['requests']}",
         flush=True,
     )
     if report:
@@ -367,6 +385,21 @@ def bench_suite(
         }
         print(f"  report: {rep.wall_s:.1f}s rss {rep.peak_rss_mb:.0f}MB (exit {rep.returncode})", flush=True)
     return result
+
+
+def _record_missing_calls(bench: Bench, log_dir: Path, calls_dir: Path, tasks: list[str]) -> None:
+    """Record the calls of every task in ``tasks`` that has no calls file yet from its log in ``log_dir`` (one log
+    per task: the suite runs seed 0, reasoning off)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    missing = {task for task in tasks if not (calls_dir / f"{task}.calls.json").exists()}
+    for info in list_eval_logs(str(log_dir)) if missing else []:
+        task = read_eval_log(info, header_only=True).eval.task.rsplit("/", 1)[-1]
+        if task in missing:
+            bench.record(info.name, calls_dir / f"{task}.calls.json")
+            missing.discard(task)
+    if missing:
+        raise RuntimeError(f"no log of {sorted(missing)} in {log_dir} to record its calls from")
 
 
 def table(result: dict[str, Any]) -> str:
@@ -390,11 +423,15 @@ def table(result: dict[str, Any]) -> str:
             )
         for suite in block.get("suites") or ([block["suite"]] if block.get("suite") else []):
             live = " --score-display" if suite.get("score_display") else ""
+            live += f" --workers {suite['workers']}" if suite.get("workers", 1) > 1 else ""
+            rss = f"{suite['peak_rss_mb']:.0f}"
+            if suite.get("workers", 1) > 1:
+                rss += f" per process, {suite['peak_rss_tree_mb']:.0f} in all"
             lines.append(
                 f"| {block['slots']} | whole suite (`bediscover run{live}`) | {suite['calls']} | "
                 f"{suite['ideal']['ideal_s']:.0f} | – | {suite['efficiency']:.2f} (of spawn-to-exit) | "
                 f"{suite['wall_s']:.0f} | – | – | {1000 * suite['cpu_s'] / max(suite['calls'], 1):.0f} | "
-                f"{suite['peak_rss_mb']:.0f} | {suite['loadavg_1min_after']:.1f} |"
+                f"{rss} | {suite['loadavg_1min_after']:.1f} |"
             )
     order = [
         "",
@@ -419,7 +456,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the selected tasks at each slot count, then the dialogue-order runs and the whole suite."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slots", default="32,128", help="comma-separated slot counts (= --max-connections)")
-    parser.add_argument("--tasks", default=",".join(TASKS))
+    parser.add_argument(
+        "--tasks",
+        default=",".join(TASKS),
+        help="tasks of the ours/bare pairs ('': none, the whole suite runs all five, its calls recorded from its logs)",
+    )
     parser.add_argument("--rounds", type=int, default=1, help="ours/bare pairs per task and slot count")
     parser.add_argument("--fixed", type=float, default=1.0, help="fixed seconds per call")
     parser.add_argument("--per-token", type=float, default=0.015, help="seconds per completion token")
@@ -461,6 +502,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         default="off",
         help="live scores of the whole-suite runs: off (bediscover run's default), on, or off,on (both runs)",
     )
+    parser.add_argument(
+        "--suite-workers",
+        default="1",
+        help="worker processes of the whole-suite runs (bediscover run --workers): 1, 2, or 1,2 (one run each)",
+    )
     parser.add_argument("--table", type=Path, metavar="RESULT", help="print a result file's markdown table and stop")
     args = parser.parse_args(argv)
     if args.table:
@@ -469,6 +515,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     if set(tasks) - set(TASKS) or args.rounds < 1:
         parser.error(f"--tasks must name tasks of {list(TASKS)}; --rounds at least 1")
+    suite_tasks = tasks or list(TASKS)  # --tasks '': no task pairs, the whole suite alone
+    suite_workers = [int(w) for w in args.suite_workers.split(",") if w.strip()]
+    if not suite_workers or min(suite_workers) < 1:
+        parser.error("--suite-workers takes worker counts >= 1, e.g. 1,2")
     suite_slots = {int(s) for s in args.suite_slots.split(",") if s.strip()}
     suite_variants = [v.strip() for v in args.suite_score_display.split(",") if v.strip()]
     if not suite_variants or set(suite_variants) - {"off", "on"}:
@@ -521,9 +571,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 path = write_result(args.out, result)
             if slots in suite_slots:
                 block["suites"] = []
-                for i, variant in enumerate(suite_variants):
+                for i, (variant, workers) in enumerate((v, w) for v in suite_variants for w in suite_workers):
                     block["suites"].append(
-                        bench_suite(bench, calls_dir, tasks, args.limit, score_display=variant == "on", report=i == 0)
+                        bench_suite(
+                            bench,
+                            calls_dir,
+                            suite_tasks,
+                            args.limit,
+                            score_display=variant == "on",
+                            report=i == 0,
+                            workers=workers,
+                        )
                     )
                     path = write_result(args.out, result)
     print(f"wrote {path}")

@@ -25,7 +25,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from bediscover_inspect.tasks import (
@@ -100,6 +100,7 @@ def build_tasks(
     task_args: dict[str, Any],
     model: str | None = None,
     reasoning_effort: str | None = None,
+    cells: Collection[tuple[str, bool, int]] | None = None,
 ) -> list[Any]:
     """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
 
@@ -111,6 +112,9 @@ def build_tasks(
     The tasks are built before the eval starts, so no model is active yet: with ``model`` given, a task whose
     ``presets`` is ``auto`` (the default) gets ``presets=<family>`` read from ``model`` and ``reasoning_effort``
     (:func:`bediscover_inspect.generation.model_family`), as ``inspect eval`` would pick it.
+
+    With ``cells`` given, only the evals ``(task, reasoning, seed)`` in it are built (a shard's or worker's share,
+    :mod:`bediscover_inspect.workers`); every task's arguments are checked all the same.
 
     Raises:
         TaskNotAvailable: see :func:`resolve_task`.
@@ -135,10 +139,15 @@ def build_tasks(
             own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
             if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
                 own["presets"] = model_family(model, reasoning_effort)
+            try:
+                check_task_args(name, own | {"subset": subset, "reasoning": False})
+            except TASK_ERRORS as exc:
+                raise TaskArgumentError(task_error_message(name, own, exc)) from exc
             for reasoning in modes:
                 for seed in seeds:
+                    if cells is not None and (name, reasoning, int(seed)) not in cells:
+                        continue
                     try:
-                        check_task_args(name, own | {"subset": subset, "reasoning": reasoning})
                         task = functions[name](subset=subset, reasoning=reasoning, **own)
                     except TASK_ERRORS as exc:
                         raise TaskArgumentError(task_error_message(name, own, exc)) from exc
@@ -260,7 +269,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
     from inspect_ai._util.error import PrerequisiteError
 
+    from bediscover_inspect import workers
+
     task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
+    cells = workers.cells_of(args, reasoning_modes(args.reasoning))
     tasks = build_tasks(
         args.tasks,
         args.seeds,
@@ -269,7 +281,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         task_args,
         model=args.model,
         reasoning_effort=args.reasoning_effort,
+        cells=[] if args.workers > 1 else cells,
     )
+    if not cells or args.workers > 1:
+        model = check_model(args.model, args.model_base_url, model_args) if cells else None
+        code, line = workers.run_spread(args, cells, model)
+        print(line, file=sys.stderr if code else sys.stdout)
+        return code
     generate: dict[str, Any] = {}
     if args.reasoning_effort:
         generate["reasoning_effort"] = args.reasoning_effort
@@ -307,10 +325,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous_handler)
     if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
-        left = _logs_in(args.log_dir)
+        left = workers.logs_of_cells(_logs_in(args.log_dir), cells)
         interrupted = interrupted or any(log.status == "cancelled" for log in left)
         logs = logs or left
     code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
+    workers.write_result(args.worker_result, logs, len(tasks))
     print(line, file=sys.stderr if code else sys.stdout)
     return code
 
@@ -319,15 +338,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
+    from bediscover_inspect.logdir import check_log_dir
     from bediscover_inspect.report.build import build_report
     from bediscover_inspect.report.logs import ReportWarning
     from bediscover_inspect.report.matching import parse_paper_models
 
-    log_dir, out = Path(args.log_dir), Path(args.out)
-    if not log_dir.exists():
-        raise UsageError(f"log directory not found: {log_dir}")
-    if not log_dir.is_dir():
-        raise UsageError(f"--log-dir is not a directory: {log_dir}")
+    out = Path(args.out)
+    try:
+        log_dir = check_log_dir(args.log_dir)
+    except NotADirectoryError as exc:
+        raise UsageError(f"--log-dir is not a directory: {args.log_dir}") from exc
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out is not a directory: {out}")
     unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
@@ -415,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="recompute the scores while the evals run (Inspect's live scores; off by default: with several evals "
         "at once they hold Inspect's event loop a large share of the time); the final scores are the same",
     )
+    from bediscover_inspect.workers import add_arguments as add_scale_arguments
+
+    add_scale_arguments(run)
     run.set_defaults(func=cmd_run)
 
     report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
@@ -470,6 +495,7 @@ def _guarded(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bediscover`` console script; returns the process exit code."""
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a worker process is started with
     try:
         return args.func(args)
     except UsageError as exc:  # expected user errors: one line, no traceback, exit code 2 (as argparse)

@@ -241,7 +241,8 @@ def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float,
 
 
 def read_log_scores(log_dir: str | Path) -> LogScores:
-    """Read the header of every Inspect log under ``log_dir`` into a long table of scores.
+    """Read the header of every Inspect log under ``log_dir`` (a local path or an fsspec URL such as
+    ``s3://bucket/run``) into a long table of scores.
 
     Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
     for the same (task, model, task arguments, seed) the one with the most distinct samples wins, then the most
@@ -254,18 +255,17 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
     Raises:
         FileNotFoundError: ``log_dir`` does not exist.
         NotADirectoryError: ``log_dir`` is not a directory.
+        OSError, ValueError: see :func:`bediscover_inspect.logdir.check_log_dir`.
     """
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    log_dir = Path(log_dir)
-    if not log_dir.exists():
-        raise FileNotFoundError(f"log directory not found: {log_dir}")
-    if not log_dir.is_dir():
-        raise NotADirectoryError(f"log directory is not a directory: {log_dir}")
+    from bediscover_inspect.logdir import check_log_dir
+
+    log_dir = check_log_dir(log_dir)
     skipped: list[tuple[str, str]] = []
     latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
-    for info in list_eval_logs(str(log_dir), recursive=True):
+    for info in list_eval_logs(log_dir, recursive=True):
         path = _local_path(info.name)
         try:
             log = read_eval_log(info, header_only=True)

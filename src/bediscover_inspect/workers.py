@@ -1,0 +1,268 @@
+"""One ``bediscover run`` spread over several client processes (``--workers``) and machines (``--shard``).
+
+The run's grid is its evals, one per task x reasoning mode x seed, in the order ``bediscover run`` builds them
+(:func:`grid`). ``--shard i/n`` keeps every n-th eval starting at the i-th (:func:`share`), so n machines given
+``1/n`` … ``n/n`` cover the grid once between them, each writing into the same log directory (any fsspec URL
+Inspect accepts, such as ``s3://bucket/run``). ``--workers N`` splits the shard's evals the same way over N OS
+processes on this machine (:func:`run_workers`): each is an ordinary ``bediscover run`` of its share, so an ordinary
+Inspect ``eval_set`` into the same log directory, resumable on its own; re-running with any other number of workers
+or shards resumes the same evals, because Inspect matches an eval to its log by task, arguments and generate
+config, and the connection limit is not part of that.
+
+The model's ``--max-connections`` (else the provider's default) is divided between the workers
+(:func:`connection_shares`), so the server sees the total the user asked for. Ctrl-C reaches the workers once (each
+runs in its own process group and the first process forwards the signal), each stops as a single run does, and
+the run exits with 130; a second Ctrl-C stops them at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Cell = tuple[str, bool, int]
+"""One eval of a run's grid: (task name, reasoning on, seed)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """The ``index``-th of ``count`` equal shares of a list (1-based, as ``--shard 2/4``)."""
+
+    index: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+def parse_part(text: str) -> Part:
+    """``"2/4"`` -> ``Part(2, 4)``; argparse type of ``--shard``.
+
+    Raises:
+        argparse.ArgumentTypeError: not ``i/n`` with whole numbers ``1 <= i <= n``.
+    """
+    index, slash, count = text.partition("/")
+    try:
+        part = Part(int(index), int(count)) if slash else None
+    except ValueError:
+        part = None
+    if part is None or not 1 <= part.index <= part.count:
+        raise argparse.ArgumentTypeError(f"expected i/n with whole numbers 1 <= i <= n (e.g. 2/4), got {text!r}")
+    return part
+
+
+def grid(task_names: Sequence[str], modes: Sequence[bool], seeds: Sequence[int]) -> list[Cell]:
+    """Every eval of a run, task-major then reasoning mode then seed: the order of ``bediscover run``'s evals."""
+    return [(name, reasoning, int(seed)) for name in task_names for reasoning in modes for seed in seeds]
+
+
+def share(cells: Sequence[Cell], part: Part | None) -> list[Cell]:
+    """The evals of ``part``: every ``part.count``-th one starting at the ``part.index``-th (all when ``None``).
+
+    Deterministic: the same command line gives every machine the same grid, so shards ``1/n`` … ``n/n`` are
+    disjoint and cover it. Taking every n-th (not n blocks) spreads each task's seeds and modes over the shares.
+    """
+    if part is None:
+        return list(cells)
+    return list(cells[part.index - 1 :: part.count])
+
+
+def connection_shares(total: int, workers: int) -> list[int]:
+    """``total`` model connections divided between ``workers`` processes, the first ones getting the remainder.
+
+    The shares add up to ``total`` (``connection_shares(10, 4) == [3, 3, 2, 2]``), so the server sees the limit the
+    user gave, not ``workers`` times it.
+
+    Raises:
+        ValueError: ``total < workers`` (a worker would get no connection) or ``workers < 1``.
+    """
+    if workers < 1 or total < workers:
+        raise ValueError(f"{total} connections cannot be shared by {workers} workers (each needs at least one)")
+    return [total // workers + (1 if j < total % workers else 0) for j in range(workers)]
+
+
+def worker_command() -> list[str]:
+    """How to start another ``bediscover`` process: the program that started this one when it is a ``bediscover``
+    entry (the console script, ``python -m bediscover_inspect.cli``, or a script calling ``console_main``), else
+    ``python -m bediscover_inspect.cli``."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path and callable(getattr(main, "console_main", None)):
+        return [sys.executable, os.path.abspath(path)]
+    return [sys.executable, "-m", "bediscover_inspect.cli"]
+
+
+def add_arguments(run: argparse.ArgumentParser) -> None:
+    """``bediscover run``'s ``--workers`` and ``--shard`` (and the hidden options a worker process is given)."""
+    run.add_argument(
+        "--workers",
+        type=_whole_number,
+        default=1,
+        metavar="N",
+        help="spread the evals over N client processes on this machine, sharing --max-connections (default 1)",
+    )
+    run.add_argument(
+        "--shard",
+        type=parse_part,
+        default=None,
+        metavar="I/N",
+        help="run only the I-th of N deterministic shares of the evals (1 <= I <= N), one per machine; "
+        "all shards write into the same --log-dir (an s3:// URL or a shared disk)",
+    )
+    run.add_argument("--worker", type=parse_part, default=None, help=argparse.SUPPRESS)
+    run.add_argument("--worker-result", default=None, help=argparse.SUPPRESS)
+
+
+def _whole_number(text: str) -> int:
+    """argparse type of ``--workers``: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def cells_of(args: argparse.Namespace, modes: Sequence[bool]) -> list[Cell]:
+    """The evals this ``bediscover run`` process is to run: the :func:`grid` of ``--tasks``, ``modes`` and
+    ``--seeds``, then its ``--shard``'s :func:`share`, then (in a worker) the worker's share of that."""
+    return share(share(grid(args.tasks, modes, args.seeds), args.shard), args.worker)
+
+
+def run_spread(args: argparse.Namespace, cells: Sequence[Cell], model: Any) -> tuple[int, str]:
+    """Run ``cells`` (the shard's evals) over ``min(--workers, len(cells))`` worker processes; exit code and
+    closing line. No cells (a shard beyond the number of evals) is a run with nothing to do: code 0.
+
+    The connections shared are ``--max-connections``, else the provider's default for ``model``
+    (``model.api.max_connections()``). The eval set id is fixed before the workers start (Inspect keeps it in the
+    log directory), so the workers' logs share it. After the workers end, the log directory's listing for Inspect's
+    viewer (``logs.json``), rewritten by each worker as it finished, is written once more with every log.
+
+    Raises:
+        bediscover_inspect.cli.UsageError: fewer connections than workers.
+    """
+    from inspect_ai.log import write_log_dir_manifest
+
+    from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
+    from bediscover_inspect.cli import UsageError
+
+    if not cells:
+        return 0, f"bediscover run: no evals in shard {args.shard} (more shards than evals): nothing to do"
+    count = min(args.workers, len(cells))
+    connections = args.max_connections or model.api.max_connections()
+    if connections < count:
+        raise UsageError(f"--max-connections {connections} cannot be shared by {count} workers (each needs one)")
+    import fsspec
+
+    fs, root = fsspec.core.url_to_fs(args.log_dir)
+    fs.makedirs(root, exist_ok=True)
+    eval_set_id_for_log_dir(args.log_dir)
+    results = run_workers(args.argv, count, connections, args.display)
+    write_log_dir_manifest(args.log_dir)
+    return outcome(results, len(cells), args.log_dir)
+
+
+def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
+    """The eval logs (headers) among ``logs`` whose (task, reasoning, seed) is one of ``cells``: what one worker
+    or shard left in a log directory it shares with others."""
+    from bediscover_inspect.report.logs import parameters_of, short_task_name
+
+    kept = []
+    for log in logs:
+        config = getattr(log.plan, "config", None)
+        seed = getattr(config, "seed", None)
+        reasoning = parameters_of(log).get("reasoning", False)
+        if seed is not None and (short_task_name(log.eval.task), bool(reasoning), int(seed)) in cells:
+            kept.append(log)
+    return kept
+
+
+def write_result(path: str | None, logs: Sequence[Any], total: int) -> None:
+    """Write a worker's count of successful evals among ``logs`` (out of ``total``) as JSON to ``path``
+    (nothing when ``None``: not a worker)."""
+    if path:
+        done = sum(1 for log in logs if log.status == "success")
+        Path(path).write_text(json.dumps({"done": done, "total": total}), encoding="utf-8")
+
+
+def _read_done(path: Path) -> int | None:
+    """Finished evals a worker wrote with :func:`write_result`; ``None`` when it left none (killed, crashed)."""
+    try:
+        return int(json.loads(path.read_text(encoding="utf-8"))["done"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run_workers(
+    argv: Sequence[str], workers: int, connections: int, display: str | None
+) -> list[tuple[int, int | None]]:
+    """Run ``bediscover run`` ``argv`` as ``workers`` processes, the j-th with ``--worker j/workers`` (its
+    :func:`share` of the grid) and its :func:`connection_shares` of ``connections``; wait for all of them.
+
+    Every worker gets ``argv`` with ``--workers 1 --worker j/N --max-connections c`` appended (argparse keeps the
+    last value), and ``--display plain`` unless ``display`` was given (several full-screen displays in one
+    terminal overwrite each other). Each runs in its own process group: a Ctrl-C in the terminal reaches this
+    process alone, which forwards SIGINT to every worker still running, so each receives each Ctrl-C once (the
+    first stops it as it stops a single run, a second at once). SIGTERM is forwarded the same way.
+
+    Returns:
+        Per worker in order: its exit code and the evals it finished (``None`` when it left no count: killed, or
+        failed before its eval set ended).
+
+    Raises:
+        ValueError: see :func:`connection_shares`.
+    """
+    limits = connection_shares(connections, workers)
+    extra_display = [] if display else ["--display", "plain"]
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def forward(signum: int, frame: Any) -> None:
+        for proc in procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signum)
+                except ProcessLookupError:
+                    pass
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    with tempfile.TemporaryDirectory(prefix="bediscover-workers-") as scratch:
+        paths = [Path(scratch) / f"worker-{j}.json" for j in range(1, workers + 1)]
+        try:
+            for j, (limit, path) in enumerate(zip(limits, paths, strict=True), start=1):
+                command = [*worker_command(), *argv, "--workers", "1", "--worker", f"{j}/{workers}"]
+                command += ["--max-connections", str(limit), "--worker-result", str(path), *extra_display]
+                procs.append(subprocess.Popen(command, start_new_session=True))
+            codes = [proc.wait() for proc in procs]
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return [(code, _read_done(path)) for code, path in zip(codes, paths, strict=True)]
+
+
+def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str) -> tuple[int, str]:
+    """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
+
+    The code is 130 (:data:`~bediscover_inspect.cli.EXIT_INTERRUPTED`) when any worker was interrupted, else the
+    largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
+    """
+    from bediscover_inspect.cli import EXIT_INTERRUPTED, RESUME_HINT
+
+    codes = [code for code, _ in results]
+    done = sum(count or 0 for _, count in results)
+    code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else max(codes, default=0)
+    line = f"bediscover run: {done}/{evals} evals complete in {log_dir} ({len(results)} workers)"
+    if code == EXIT_INTERRUPTED:
+        return code, f"{line}; interrupted ({RESUME_HINT})"
+    if code or done < evals:
+        return code or 1, f"{line}; {evals - done} unfinished ({RESUME_HINT})"
+    return 0, line

@@ -1,0 +1,87 @@
+"""Log directories on an object store: two ``bediscover run --shard`` processes into one bucket of a real
+S3-compatible server on loopback (SeaweedFS), then ``report``, ``compare`` and ``rescore`` reading the ``s3://`` URL:
+the report equals a one-process run's on local disk, cell for cell."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bediscover_inspect.cli import main
+from bediscover_inspect.report.build import build_report
+from tests.s3_server import s3_server
+
+RUNNER = Path(__file__).with_name("slow_runner.py")
+REPO = Path(__file__).resolve().parents[2]
+BUCKET = "bediscover-test"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``s3://<bucket>`` on a SeaweedFS server started for this module, with the environment pointing at it."""
+    import s3fs
+
+    with s3_server(tmp_path_factory.mktemp("seaweedfs")) as env, pytest.MonkeyPatch.context() as patch:
+        for key, value in env.items():
+            patch.setenv(key, value)
+        s3fs.S3FileSystem.clear_instance_cache()
+        s3fs.S3FileSystem().mkdir(BUCKET)
+        yield f"s3://{BUCKET}"
+        s3fs.S3FileSystem.clear_instance_cache()
+
+
+def _run(log_dir: str, counter: Path, *extra: str) -> subprocess.Popen:
+    """``bediscover run`` of 2 tasks x 2 seeds x 2 modes, 3 samples each, with the offline ``slowmock/model``."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0"}
+    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
+    cmd += ["--tasks", "sentence_ordering", "temporal_reasoning", "--seeds", "0", "1", "--reasoning", "both"]
+    cmd += ["--limit", "3", "--log-dir", log_dir, "--display", "none", "-T", "sentence_ordering.datasets=nips-abs"]
+    cmd += ["-T", "temporal_reasoning.dataset=tbd", *extra]
+    return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def _finish(proc: subprocess.Popen) -> str:
+    output = proc.communicate(timeout=900)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    return output
+
+
+def _cells(report_cells: pd.DataFrame) -> pd.DataFrame:
+    return report_cells.sort_values(list(report_cells.columns[:8])).reset_index(drop=True)
+
+
+def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path):
+    remote, local = f"{store}/shards", str(tmp_path / "local")
+    shards = [_run(remote, tmp_path / f"calls{i}.txt", "--shard", f"{i}/2") for i in (1, 2)]
+    outputs = [_finish(proc) for proc in shards]
+    assert f"bediscover run: 4/4 evals complete in {remote}" in outputs[0]
+    assert f"bediscover run: 4/4 evals complete in {remote}" in outputs[1]
+    _finish(_run(local, tmp_path / "calls_local.txt"))
+    calls = [len((tmp_path / f"calls{i}.txt").read_text().splitlines()) for i in (1, 2)]
+    assert calls == [12, 12]  # 4 evals x 3 samples each
+
+    on_store = build_report(remote, tmp_path / "report_store", plots=False)
+    on_disk = build_report(local, tmp_path / "report_local", plots=False)
+    assert len(on_store.cells) > 0 and list(on_store.cells.columns) == list(on_disk.cells.columns)
+    pd.testing.assert_frame_equal(_cells(on_store.cells), _cells(on_disk.cells))
+    assert on_store.warnings == on_disk.warnings == []
+    for name in ("sentence_ordering.md", "temporal_reasoning.md"):
+        assert (tmp_path / "report_store" / name).read_text() == (tmp_path / "report_local" / name).read_text()
+
+    # the command line reads the URL too (it used to be taken for a local path)
+    assert main(["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]) == 0
+    assert (tmp_path / "cli_report" / "sentence_ordering.md").read_text() == (
+        tmp_path / "report_local" / "sentence_ordering.md"
+    ).read_text()
+
+
+def test_a_missing_store_prefix_is_one_line_exit_2(store, capsys):
+    assert main(["report", "--log-dir", f"{store}/nothing-here", "--out", "unused"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"bediscover report: error: log directory not found: {store}/nothing-here"

@@ -1,0 +1,165 @@
+"""``bediscover run --workers/--shard``: the grid's split, the connection limit's split, workers into one log
+directory, Ctrl-C with workers and resuming with another number of workers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from bediscover_inspect.cli import build_tasks, main
+from bediscover_inspect.workers import Part, connection_shares, grid, parse_part, share
+
+RUNNER = Path(__file__).with_name("slow_runner.py")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_parse_part_reads_i_of_n_and_refuses_the_rest():
+    assert parse_part("2/4") == Part(2, 4) and str(Part(2, 4)) == "2/4"
+    assert parse_part("1/1") == Part(1, 1)
+    for bad in ("0/4", "5/4", "2", "a/b", "2/-1", "/3"):
+        with pytest.raises(argparse.ArgumentTypeError, match="1 <= i <= n"):
+            parse_part(bad)
+
+
+def test_shards_are_disjoint_and_cover_the_grid_in_build_order():
+    cells = grid(["discourse_markers", "sentence_ordering"], [False, True], [0, 1, 42])
+    assert cells[:4] == [
+        ("discourse_markers", False, 0),
+        ("discourse_markers", False, 1),
+        ("discourse_markers", False, 42),
+        ("discourse_markers", True, 0),
+    ]
+    assert len(cells) == 12
+    for n in range(1, 15):
+        parts = [share(cells, Part(i, n)) for i in range(1, n + 1)]
+        assert sorted(c for p in parts for c in p) == sorted(cells)  # each eval in exactly one shard
+        assert max(map(len, parts)) - min(map(len, parts)) <= 1
+    # every 4th eval from the 2nd (indices 1, 5, 9): both tasks and both modes
+    assert share(cells, Part(2, 4)) == [
+        ("discourse_markers", False, 1),
+        ("discourse_markers", True, 42),
+        ("sentence_ordering", True, 0),
+    ]
+    # a shard of a shard (workers on one machine of several) is still a disjoint cover of that shard
+    first = share(cells, Part(1, 2))
+    assert sorted(share(first, Part(1, 2)) + share(first, Part(2, 2))) == sorted(first)
+
+
+def test_build_tasks_builds_only_the_cells_it_is_given():
+    names, cells = ["sentence_ordering", "discourse_markers"], [("sentence_ordering", False, 1)]
+    args = {"sentence_ordering.datasets": "nips-abs", "presets": "none"}
+    tasks = build_tasks(names, [0, 1], [False], "paper", args, cells=cells)
+    assert [(t.name.rsplit("/", 1)[-1], t.config.seed) for t in tasks] == [("sentence_ordering", 1)]
+    # the arguments of every task are checked even when none of its evals is built
+    with pytest.raises(ValueError, match="unknown parameter 'bogus' for task 'discourse_markers'"):
+        build_tasks(names, [0], [False], "paper", args | {"discourse_markers.bogus": 1}, cells=[])
+
+
+def test_connections_are_divided_to_the_total_asked_for():
+    assert connection_shares(10, 4) == [3, 3, 2, 2]
+    assert connection_shares(128, 3) == [43, 43, 42]
+    assert connection_shares(2, 2) == [1, 1]
+    with pytest.raises(ValueError, match="3 connections cannot be shared by 4 workers"):
+        connection_shares(3, 4)
+
+
+def test_fewer_connections_than_workers_is_one_line_exit_2(tmp_path, capsys):
+    argv = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "1", "2"]
+    argv += ["--reasoning", "off", "--workers", "3", "--max-connections", "2", "--log-dir", str(tmp_path / "logs")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "bediscover run: error: --max-connections 2 cannot be shared by 3 workers (each needs one)"
+
+
+def test_a_shard_beyond_the_grid_has_nothing_to_do(tmp_path, capsys):
+    argv = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
+    assert main([*argv, "--shard", "2/3", "--log-dir", str(tmp_path / "logs")]) == 0
+    assert "no evals in shard 2/3" in capsys.readouterr().out
+    assert not (tmp_path / "logs").exists()
+
+
+def _run(log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4) -> subprocess.Popen:
+    """``bediscover run`` of 2 tasks x 2 seeds (reasoning off) with the offline ``slowmock/model``."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
+    cmd += ["--tasks", "sentence_ordering", "discourse_markers", "--seeds", "0", "1", "--reasoning", "off"]
+    cmd += ["--limit", str(limit), "--log-dir", log_dir, "--max-samples", "1", "--display", "none"]
+    cmd += ["-T", "sentence_ordering.datasets=nips-abs", *extra]
+    return subprocess.Popen(
+        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def _generations(counter: Path) -> int:
+    return len(counter.read_text().splitlines()) if counter.exists() else 0
+
+
+def _scored(log_dir: str) -> Counter[tuple[str, int, str]]:
+    """(task, seed, sample id) -> times scored, over the successful logs."""
+    scored: Counter[tuple[str, int, str]] = Counter()
+    for info in list_eval_logs(log_dir):
+        log = read_eval_log(info)
+        if log.status == "success":
+            for sample in log.samples or []:
+                assert sample.scores, sample.id
+                scored[(log.eval.task.rsplit("/", 1)[-1], log.plan.config.seed, str(sample.id))] += 1
+    return scored
+
+
+def test_workers_run_every_eval_once_into_one_log_dir_with_the_connections_divided(tmp_path):
+    log_dir = tmp_path / "logs"
+    proc = _run(str(log_dir), tmp_path / "calls.txt", 0.0, "--workers", "2", "--max-connections", "3", limit=2)
+    output = proc.communicate(timeout=600)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    assert output.rstrip().endswith(f"bediscover run: 4/4 evals complete in {log_dir} (2 workers)")
+    assert _generations(tmp_path / "calls.txt") == 8
+    scored = _scored(str(log_dir))
+    assert len(scored) == 8 and set(scored.values()) == {1}
+    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(log_dir))]
+    # worker 1 ran seed 0 of both tasks with 2 of the 3 connections, worker 2 seed 1 with the other one
+    limits = {(h.eval.task.rsplit("/", 1)[-1], h.plan.config.seed): h.plan.config.max_connections for h in headers}
+    assert limits == {
+        ("sentence_ordering", 0): 2,
+        ("discourse_markers", 0): 2,
+        ("sentence_ordering", 1): 1,
+        ("discourse_markers", 1): 1,
+    }
+    assert len({h.eval.eval_set_id for h in headers}) == 1  # one eval set, as a single process would make
+    listed = json.loads((log_dir / "logs.json").read_text())
+    assert len(listed) == 4  # Inspect's viewer listing names every worker's log
+
+
+def test_ctrl_c_with_workers_exits_130_and_another_worker_count_resumes(tmp_path):
+    """SIGINT to the run (as a terminal's Ctrl-C: the first process only) part-way through: every worker stops,
+    exit 130 with the resume hint; re-running with 3 workers instead of 2 finishes every eval, each sample scored
+    exactly once."""
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(str(log_dir), first, 0.4, "--workers", "2")
+    deadline = time.monotonic() + 300
+    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=180)[0].decode()
+    assert proc.returncode == 130, output[-3000:]
+    assert "(2 workers); interrupted (re-run the same command to resume" in output
+    interrupted_at = _generations(first)
+    assert interrupted_at < 16
+
+    proc = _run(str(log_dir), second, 0.0, "--workers", "3")
+    output = proc.communicate(timeout=600)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    assert f"bediscover run: 4/4 evals complete in {log_dir} (3 workers)" in output
+    assert _generations(second) <= 16 - 1  # finished samples are kept
+    scored = _scored(str(log_dir))
+    assert len(scored) == 16 and set(scored.values()) == {1}
