@@ -80,6 +80,17 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path):
         tmp_path / "report_local" / "sentence_ordering.md"
     ).read_text()
 
+    # compare pairs every sample of the store's run with the local run's: no score differs
+    assert main(["compare", "--baseline", remote, "--candidate", local, "--require-identical"]) == 0
+    # rescore reads the store and writes into it (same file names), and the gate passes on the result
+    assert main(["rescore", remote, "--out", f"{store}/rescored"]) == 0
+    assert main(["compare", "--baseline", remote, "--candidate", f"{store}/rescored", "--require-identical"]) == 0
+    import s3fs
+
+    names = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/shards"))
+    rescored = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/rescored"))
+    assert rescored == [name for name in names if name.endswith(".eval")] and len(rescored) == 8
+
 
 def test_a_missing_store_prefix_is_one_line_exit_2(store, capsys):
     assert main(["report", "--log-dir", f"{store}/nothing-here", "--out", "unused"]) == 2

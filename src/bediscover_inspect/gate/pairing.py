@@ -121,25 +121,31 @@ class Side:
 
 
 def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
-    """The runs of a log directory (one successful log per run) or of one log file, samples included.
+    """The runs of a log directory (one successful log per run) or of one log file, samples included; either a
+    local path or an fsspec URL (``s3://bucket/run``).
 
     Raises:
         CompareError: the path does not exist, or holds no successful log of the suite (of ``tasks``).
     """
     from inspect_ai.log import read_eval_log
 
+    from bediscover_inspect.logdir import kind
     from bediscover_inspect.report.logs import read_log_scores, short_task_name
 
-    path = Path(path)
-    if not path.exists():
+    path = str(path)
+    try:
+        found = kind(path)
+    except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
+        raise CompareError(f"cannot read {path}: {exc}") from exc
+    if found == "missing":
         raise CompareError(f"not found: {path}")
     skipped: list[tuple[str, str]] = []
-    if path.is_dir():
+    if found == "dir":
         scores = read_log_scores(path)
         paths = list(scores.runs["log"])
         skipped = [item for item in scores.skipped]
     else:
-        paths = [str(path)]
+        paths = [path]
     runs: list[Run] = []
     for log_path in paths:
         try:
@@ -157,7 +163,7 @@ def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
     if not runs:
         chosen = f" of tasks {', '.join(tasks)}" if tasks else ""
         raise CompareError(f"{path}: no successful BeDiscovER log{chosen} found")
-    return Side(str(path), runs, skipped)
+    return Side(path, runs, skipped)
 
 
 # --------------------------------------------------------------------------------------- pairing

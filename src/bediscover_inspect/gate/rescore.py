@@ -72,14 +72,13 @@ class Rescored:
     samples: int
 
 
-def _log_files(source: Path) -> list[str]:
+def _log_files(source: str) -> list[str]:
+    """The log files under the directory ``source`` (local path or URL), sorted."""
     from inspect_ai.log import list_eval_logs
 
     from bediscover_inspect.report.logs import _local_path
 
-    if source.is_file():
-        return [str(source)]
-    return sorted(_local_path(info.name) for info in list_eval_logs(str(source), recursive=True))
+    return sorted(_local_path(info.name) for info in list_eval_logs(source, recursive=True))
 
 
 def rescore_log(log: Any) -> Any:
@@ -103,7 +102,8 @@ def rescore_log(log: Any) -> Any:
 
 
 def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[tuple[str, str]]]:
-    """Re-score every successful suite log under ``source`` into ``out`` (module docstring).
+    """Re-score every successful suite log under ``source`` into ``out`` (module docstring); either may be a
+    local path or an fsspec URL (``s3://bucket/run``).
 
     Returns:
         ``(rescored, skipped)``: the logs written, and ``(path, reason)`` of logs left as they are (another
@@ -113,18 +113,27 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
         RescoreError: ``source`` does not exist, ``out`` is a file or the source itself, no log was
             re-scored, or a log cannot be (see :func:`rescore_log`).
     """
+    import posixpath
+
     from inspect_ai.log import read_eval_log, write_eval_log
 
-    source, out = Path(source), Path(out)
-    if not source.exists():
+    from bediscover_inspect.logdir import filesystem, is_url, kind
+
+    source, out = str(source), str(out)
+    try:
+        source_kind, out_kind = kind(source), kind(out)
+    except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
+        raise RescoreError(f"cannot read {source} or {out}: {exc}") from exc
+    if source_kind == "missing":
         raise RescoreError(f"not found: {source}")
-    if out.exists() and not out.is_dir():
+    if out_kind == "file":
         raise RescoreError(f"--out is not a directory: {out}")
-    if source.is_dir() and out.resolve() == source.resolve():
+    (source_fs, source_root), (out_fs, out_root) = filesystem(source), filesystem(out)
+    if source_kind == "dir" and (type(source_fs), source_root.rstrip("/")) == (type(out_fs), out_root.rstrip("/")):
         raise RescoreError("--out must differ from the source directory (the source logs are kept)")
     done: list[Rescored] = []
     skipped: list[tuple[str, str]] = []
-    for path in _log_files(source):
+    for path in _log_files(source) if source_kind == "dir" else [source]:
         try:
             log = read_eval_log(path)
         except Exception as exc:  # noqa: BLE001 - reported and skipped, never a traceback
@@ -138,11 +147,13 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
             skipped.append((path, f"status {log.status}"))
             continue
         new = rescore_log(log)
-        relative = Path(path).name if source.is_file() else Path(path).resolve().relative_to(source.resolve())
-        target = out / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_eval_log(new, str(target))
-        done.append(Rescored(path, str(target), len(new.samples or [])))
+        inner = filesystem(path)[1]
+        relative = posixpath.relpath(inner, source_root) if source_kind == "dir" else posixpath.basename(inner)
+        target = posixpath.join(out_root, relative)
+        out_fs.makedirs(posixpath.dirname(target), exist_ok=True)
+        location = out_fs.unstrip_protocol(target) if is_url(out) else posixpath.join(out, relative)
+        write_eval_log(new, location)
+        done.append(Rescored(path, location, len(new.samples or [])))
     if not done:
         raise RescoreError(f"{source}: no successful {BENCHMARK} log to re-score")
     return done, skipped
