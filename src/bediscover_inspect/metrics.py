@@ -57,8 +57,12 @@ from inspect_ai.scorer import Metric, SampleScore, Value, grouped, metric
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read (its own class, never gold)."""
 
-Stat = Literal["both", "value", "stderr"]
-STATS: tuple[str, ...] = ("both", "value", "stderr")
+Stat = Literal["both", "value", "stderr", "headline"]
+STATS: tuple[str, ...] = ("both", "value", "stderr", "headline")
+
+HEADLINE_STDERR = "stderr"
+"""Entry name of the headline's standard error: Inspect reads a log's headline standard error from the entry of
+this name in the first scorer (:func:`inspect_ai.analysis.evals_df`, ``score_headline_stderr``)."""
 
 BOOTSTRAP_RESAMPLES = 1000
 """Resamples of every bootstrap standard error."""
@@ -90,13 +94,14 @@ def _metric_of(
 ) -> Metric:
     """A metric function reporting ``value`` and/or ``spread`` of the scores it is given (see ``stat``)."""
     _check_stat(stat)
+    stderr_name = HEADLINE_STDERR if stat == "headline" else name + STDERR_SUFFIX
 
     def compute(scores: list[SampleScore]) -> Value:
         if stat == "value":
             return value(scores)
         if stat == "stderr":
             return spread(scores)
-        return {name: cast(float, value(scores)), name + STDERR_SUFFIX: cast(float, spread(scores))}
+        return {name: cast(float, value(scores)), stderr_name: cast(float, spread(scores))}
 
     return compute
 
@@ -170,39 +175,6 @@ def measure_metrics(
                 )
             )
     return metrics
-
-
-# --------------------------------------------------------------------------------------- mean measures
-
-
-@metric
-def accuracy(stat: Stat = "both") -> Metric:
-    """Share of answers scored right: mean of ``Score.value["accuracy"]`` (0/1), with its standard error."""
-    return mean_measure("accuracy", stat)
-
-
-@metric
-def invalid(stat: Stat = "both") -> Metric:
-    """Share of answers from which no answer could be read: mean of ``Score.value["invalid"]`` (0/1)."""
-    return mean_measure("invalid", stat)
-
-
-@metric
-def ambiguous(stat: Stat = "both") -> Metric:
-    """Share of answers that named several labels with no stated choice (scored invalid): ``value["ambiguous"]``."""
-    return mean_measure("ambiguous", stat)
-
-
-@metric
-def output_tokens(stat: Stat = "both") -> Metric:
-    """Mean output tokens per sample (reasoning included where the provider counts it so)."""
-    return mean_measure("output_tokens", stat)
-
-
-@metric
-def reasoning_tokens(stat: Stat = "both") -> Metric:
-    """Mean reasoning tokens per sample, from the provider's usage (0 where it reports none)."""
-    return mean_measure("reasoning_tokens", stat)
 
 
 # --------------------------------------------------------------------------------------- bootstrap
@@ -384,46 +356,23 @@ def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
     return np.divide(weighted, total[:, None], out=np.zeros_like(weighted), where=total[:, None] > 0)
 
 
-def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
-    """Bootstrap standard error of weighted precision (0), recall (1) or F1 (2).
+def label_stderr(gold: Sequence[str], pred: Sequence[str], statistic: Callable[[np.ndarray], np.ndarray]) -> float:
+    """Bootstrap standard error of a label statistic of the confusion matrix (``(k, L, L) -> (k,)``).
 
     Resampling answers with replacement draws the confusion matrix from a multinomial over the observed cells
-    (:data:`BOOTSTRAP_RESAMPLES` draws, seed :data:`BOOTSTRAP_SEED`).
+    (:data:`BOOTSTRAP_RESAMPLES` draws, seed :data:`BOOTSTRAP_SEED`); 0.0 for fewer than two answers.
     """
     n = len(gold)
     if n < 2:
         return 0.0
     _labels, matrix = confusion(gold, pred)
-    cells = matrix.ravel() / n
-    draws = _rng().multinomial(n, cells, size=BOOTSTRAP_RESAMPLES).reshape(-1, *matrix.shape)
-    return float(np.std(weighted_prf_of_confusion(draws)[:, index]))
+    draws = _rng().multinomial(n, matrix.ravel() / n, size=BOOTSTRAP_RESAMPLES).reshape(-1, *matrix.shape)
+    return float(np.std(statistic(draws)))
 
 
-def _weighted_measure(name: str, index: int, stat: str) -> Metric:
-    return _metric_of(
-        name,
-        stat,
-        lambda scores: weighted_prf(*label_pairs(scores))[index],
-        lambda scores: confusion_stderr(*label_pairs(scores), index),
-    )
-
-
-@metric
-def weighted_precision(stat: Stat = "both") -> Metric:
-    """Weighted precision over the labels (:func:`weighted_prf`), with its bootstrap standard error."""
-    return _weighted_measure("weighted_precision", 0, stat)
-
-
-@metric
-def weighted_recall(stat: Stat = "both") -> Metric:
-    """Weighted recall over the labels (:func:`weighted_prf`; equals accuracy), with its bootstrap standard error."""
-    return _weighted_measure("weighted_recall", 1, stat)
-
-
-@metric
-def weighted_f1(stat: Stat = "both") -> Metric:
-    """Weighted F1 over the labels (:func:`weighted_prf`), with its bootstrap standard error."""
-    return _weighted_measure("weighted_f1", 2, stat)
+def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
+    """Bootstrap standard error (:func:`label_stderr`) of weighted precision (0), recall (1) or F1 (2)."""
+    return label_stderr(gold, pred, lambda draws: weighted_prf_of_confusion(draws)[:, index])
 
 
 def micro_f1_of(gold: Sequence[str], pred: Sequence[str]) -> float:
@@ -439,24 +388,8 @@ def micro_f1_of(gold: Sequence[str], pred: Sequence[str]) -> float:
 
 
 def micro_f1_stderr(gold: Sequence[str], pred: Sequence[str]) -> float:
-    """Bootstrap standard error of :func:`micro_f1_of` (the share of diagonal cells of resampled matrices)."""
-    n = len(gold)
-    if n < 2:
-        return 0.0
-    _labels, matrix = confusion(gold, pred)
-    draws = _rng().multinomial(n, matrix.ravel() / n, size=BOOTSTRAP_RESAMPLES).reshape(-1, *matrix.shape)
-    return float(np.std(np.trace(draws, axis1=1, axis2=2) / n))
-
-
-@metric
-def micro_f1(stat: Stat = "both") -> Metric:
-    """Micro-F1 over the relation labels (TBD, TDD-Man: paper Table 3), with its bootstrap standard error."""
-    return _metric_of(
-        "micro_f1",
-        stat,
-        lambda scores: micro_f1_of(*label_pairs(scores)),
-        lambda scores: micro_f1_stderr(*label_pairs(scores)),
-    )
+    """Bootstrap standard error (:func:`label_stderr`) of :func:`micro_f1_of` (the diagonal's share)."""
+    return label_stderr(gold, pred, lambda draws: np.trace(draws, axis1=1, axis2=2) / len(gold))
 
 
 def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, float]]:
@@ -497,63 +430,6 @@ def per_class() -> Metric:
     return compute
 
 
-@metric
-def overview(measure: Metric, group_key: str = PRIMARY_GROUP_KEY) -> Metric:
-    """A task's headline measure over all samples and per group, under short entry names ``all``, ``<group>``.
-
-    A view for the header of ``inspect view``, which shows a scorer's first five entries: first in a scorer's
-    metrics it shows, e.g., DISRPT accuracy overall and per framework (Table 4) at a glance. The same numbers,
-    with their standard errors, are the measure's own entries (:func:`measure_metrics`); :func:`read_results`
-    skips this view.
-
-    Args:
-        measure: a measure metric with ``stat="value"`` (e.g. ``accuracy(stat="value")``).
-        group_key: the sample-metadata key of the groups.
-    """
-    per_group = grouped(measure, group_key, all="samples", all_label="all")
-
-    def compute(scores: list[SampleScore]) -> Value:
-        values = dict(per_group(scores))  # type: ignore[arg-type]
-        return {"all": values.pop("all")} | values
-
-    return compute
-
-
-def label_metrics(
-    group_keys: Sequence[str] = (PRIMARY_GROUP_KEY,), micro: bool = False, accuracy_group_keys: Sequence[str] = ()
-) -> list[Metric]:
-    """The metric list of a single-label classification scorer (Tables 2–4, 13–31).
-
-    Args:
-        group_keys: keys every measure is broken down by.
-        micro: report micro-F1 first (temporal relations, Table 3).
-        accuracy_group_keys: further keys only accuracy is broken down by (DISRPT framework and language).
-
-    Returns:
-        :func:`overview` of the headline measure (micro-F1 or accuracy) per the first group key, then [micro-F1,]
-        accuracy, weighted P/R/F1, invalid, ambiguous, output and reasoning tokens, each per
-        :func:`measure_metrics`, then :func:`per_class` over all samples.
-    """
-    measures: list[Callable[..., Metric]] = [micro_f1] if micro else []
-    measures += [
-        accuracy,
-        weighted_precision,
-        weighted_recall,
-        weighted_f1,
-        invalid,
-        ambiguous,
-        output_tokens,
-        reasoning_tokens,
-    ]
-    headline_key = accuracy_group_keys[0] if accuracy_group_keys and not micro else group_keys[0]
-    metrics: list[Metric] = [overview(measures[0](stat="value"), headline_key)]
-    for measure in measures:
-        keys = list(group_keys) + (list(accuracy_group_keys) if measure is accuracy else [])
-        metrics += measure_metrics(measure, keys)
-    metrics.append(per_class())
-    return metrics
-
-
 # --------------------------------------------------------------------------------------- reading logs
 
 
@@ -590,7 +466,7 @@ def read_results(log: Any) -> list[dict[str, Any]]:
                 measure = _unqualified(entry.group)
                 if entry.name == measure:
                     stat = "value"
-                elif entry.name == measure + STDERR_SUFFIX:
+                elif entry.name in (measure + STDERR_SUFFIX, HEADLINE_STDERR):
                     stat = "stderr"
                 else:
                     continue

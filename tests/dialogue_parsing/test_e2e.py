@@ -17,6 +17,7 @@ from inspect_ai.solver._task_state import sample_state  # test-only: which sampl
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import read_results
 from tests.helpers import answer_with, scripted_model
 
@@ -54,18 +55,7 @@ def _stderrs(log: EvalLog) -> dict[str, dict[str, float]]:
     return table
 
 
-MEASURE_NAMES = [
-    "link_f1",
-    "link_precision",
-    "link_recall",
-    "full_f1",
-    "full_precision",
-    "full_recall",
-    "invalid_rate",
-    "no_relation_rate",
-    "output_tokens_per_turn",
-    "reasoning_tokens_per_turn",
-]
+MEASURE_NAMES = list(SCORERS["dialogue_parsing_scorer"].measures)
 """The scorer's measures (log entry names), as the README lists them."""
 
 

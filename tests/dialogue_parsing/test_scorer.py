@@ -21,12 +21,13 @@ from bediscover_inspect.dialogue_parsing.scorer import (
     count_turn,
     dialogue_parsing_scorer,
     f1_of,
-    full_f1,
-    link_f1,
-    link_precision,
-    output_tokens_per_turn,
 )
+from bediscover_inspect.measures import METRICS, SCORERS
 from bediscover_inspect.metrics import measure_metrics
+
+full_f1, link_f1, link_precision, output_tokens_per_turn = (
+    METRICS[n] for n in ("full_f1", "link_f1", "link_precision", "output_tokens_per_turn")
+)
 
 STAC = RELATIONS["stac"]
 N = 8  # utterances 0 … 7 of the made-up dialogue below
@@ -115,21 +116,7 @@ def test_made_up_dialogue_counts_by_hand() -> None:
             "output_tokens_per_turn": 4.0,  # (1+…+7)/7
             "reasoning_tokens_per_turn": 0.0,
         }
-        | {
-            f"{m}_stderr": 0.0
-            for m in (
-                "link_f1",
-                "link_precision",
-                "link_recall",
-                "full_f1",
-                "full_precision",
-                "full_recall",
-                "invalid_rate",
-                "no_relation_rate",
-                "output_tokens_per_turn",
-                "reasoning_tokens_per_turn",
-            )
-        }
+        | {f"{m}_stderr": 0.0 for m in SCORERS["dialogue_parsing_scorer"].measures}
     )
 
 

@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
+from bediscover_inspect.measures import METRICS
 from bediscover_inspect.metrics import measure_metrics
 from bediscover_inspect.sentence_ordering import ordering_metrics as om
-from bediscover_inspect.sentence_ordering.scorer import acc, document_scores, kendall_tau, lcs, lumr, pmr, skip
+from bediscover_inspect.sentence_ordering.scorer import document_scores
+
+acc, kendall_tau, lcs, lumr, pmr, skip = (METRICS[n] for n in ("acc", "kendall_tau", "lcs", "lumr", "pmr", "skip"))
 
 
 @pytest.fixture(scope="module")

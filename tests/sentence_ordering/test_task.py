@@ -12,6 +12,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import DataFileMissingError
+from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import read_results
 from bediscover_inspect.sentence_ordering.dataset import DATASETS, load_dataset, record_to_sample
 from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT
@@ -19,18 +20,7 @@ from bediscover_inspect.sentence_ordering.task import VERSION, sentence_ordering
 from tests.conftest import REPO_ROOT
 from tests.helpers import answer_with, scripted_model
 
-MEASURES = [
-    "acc",
-    "lumr",
-    "pmr",
-    "skip",
-    "lcs",
-    "output_tokens",
-    "reasoning_tokens",
-    "kendall_tau",
-    "invalid",
-    "other_format",
-]
+MEASURES = list(SCORERS["sentence_ordering_scorer"].measures)
 """The scorer's measures in the order of its metrics (Tables 32–38: Acc, Lumr, Pmr, Skip, Lcs, tok.; then τ)."""
 
 
@@ -198,10 +188,10 @@ def test_log_layout_version_and_metadata(tmp_path):
     }
     assert log.eval.metadata["absent"] == {}
     [score] = log.results.scores  # one results view: no epoch reduction
-    assert list(score.metrics)[:2] == ["all", "nips-abs"]  # the PMR overview first: the header of inspect view
-    assert score.metrics["all"].value == score.metrics["pmr"].value
-    overall = [name for name, entry in list(score.metrics.items())[2:] if "group_key" not in (entry.params or {})]
-    assert overall == [entry for m in MEASURES for entry in (m, m + "_stderr")]
+    # the headline first, named, with its standard error under "stderr": the header of inspect view
+    assert list(score.metrics)[:4] == ["pmr", "stderr", "pmr_nips-abs", "pmr_stderr_nips-abs"]
+    overall = [name for name, entry in score.metrics.items() if "group_key" not in (entry.params or {})]
+    assert overall == ["pmr", "stderr"] + [entry for m in MEASURES if m != "pmr" for entry in (m, m + "_stderr")]
     rows = read_results(log)
     assert sorted((r["measure"], r["group"]) for r in rows) == sorted(
         (m, g) for m in MEASURES for g in ("all", "nips-abs")
@@ -220,8 +210,13 @@ def test_evals_df_gives_every_measure_with_its_standard_error(tmp_path):
     frame = evals_df(str(tmp_path), quiet=True)
     assert len(frame) == 1
     [score] = log.results.scores
+    # the headline is PMR with its standard error (the entry named "stderr", which evals_df reads)
+    assert frame["score_headline_metric"].iloc[0] == "pmr"
+    assert frame["score_headline_value"].iloc[0] == score.metrics["pmr"].value
+    assert frame["score_headline_stderr"].iloc[0] == score.metrics["stderr"].value
     for measure in ("pmr", "acc", "lcs", "kendall_tau", "invalid"):
-        for entry in (measure, f"{measure}_stderr", f"{measure}_nips-abs", f"{measure}_stderr_nips-abs"):
+        stderr = "stderr" if measure == "pmr" else f"{measure}_stderr"
+        for entry in (measure, stderr, f"{measure}_nips-abs", f"{measure}_stderr_nips-abs"):
             column = f"score_sentence_ordering_scorer_{entry}"
             assert frame[column].iloc[0] == pytest.approx(score.metrics[entry].value, nan_ok=True), column
 

@@ -16,6 +16,7 @@ from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_
 
 from bediscover_inspect import metrics as m
 from bediscover_inspect.discourse_markers.dataset import load_dataset
+from bediscover_inspect.measures import METRICS
 from tests.helpers import answer_with
 
 LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simultaneous", "Vague", m.INVALID_ANSWER])
@@ -30,11 +31,11 @@ def item(sample_id: str, dataset: str, gold: str, answer: str, **value: float) -
 def test_mean_measures_report_the_mean_and_its_stderr_by_hand():
     scores = [item(f"s{i}", "d", "a", "a", accuracy=v) for i, v in enumerate([1.0, 0.0, 1.0, 1.0])]
     # mean 3/4; sample std of (1, 0, 1, 1) is 1/2, so stderr = (1/2) / sqrt(4) = 1/4
-    assert m.accuracy()(scores) == pytest.approx({"accuracy": 0.75, "accuracy_stderr": 0.25})
-    assert m.accuracy(stat="value")(scores) == pytest.approx(0.75)
-    assert m.accuracy(stat="stderr")(scores) == pytest.approx(0.25)
+    assert METRICS["accuracy"]()(scores) == pytest.approx({"accuracy": 0.75, "accuracy_stderr": 0.25})
+    assert METRICS["accuracy"](stat="value")(scores) == pytest.approx(0.75)
+    assert METRICS["accuracy"](stat="stderr")(scores) == pytest.approx(0.25)
     with pytest.raises(ValueError, match="stat must be one of"):
-        m.accuracy(stat="median")
+        METRICS["accuracy"](stat="median")
 
 
 @settings(max_examples=200, deadline=None)
@@ -46,20 +47,22 @@ def test_mean_measures_equal_inspects_mean_and_stderr_over_the_key(values):
     expected_mean = aggregate("accuracy", mean())(scores)
     expected_stderr = aggregate("accuracy", stderr())(scores)
     if math.isnan(expected_mean):
-        assert math.isnan(m.accuracy(stat="value")(scores)) and m.accuracy(stat="stderr")(scores) == 0.0
+        assert (
+            math.isnan(METRICS["accuracy"](stat="value")(scores)) and METRICS["accuracy"](stat="stderr")(scores) == 0.0
+        )
     else:
-        assert m.accuracy(stat="value")(scores) == pytest.approx(expected_mean, rel=1e-12, abs=1e-9)
-        assert m.accuracy(stat="stderr")(scores) == pytest.approx(expected_stderr, rel=1e-9, abs=1e-9)
+        assert METRICS["accuracy"](stat="value")(scores) == pytest.approx(expected_mean, rel=1e-12, abs=1e-9)
+        assert METRICS["accuracy"](stat="stderr")(scores) == pytest.approx(expected_stderr, rel=1e-9, abs=1e-9)
 
 
 def test_a_missing_value_key_names_the_sample():
     with pytest.raises(ValueError, match="Sample s0 score key 'invalid' is missing"):
-        m.invalid()([item("s0", "d", "a", "a", accuracy=1.0)])
+        METRICS["invalid"]()([item("s0", "d", "a", "a", accuracy=1.0)])
     with pytest.raises(ValueError, match="Sample s1 score key 'invalid' is not a number: 'no'"):
-        m.invalid()([item("s1", "d", "a", "a", invalid="no")])  # type: ignore[arg-type]
+        METRICS["invalid"]()([item("s1", "d", "a", "a", invalid="no")])  # type: ignore[arg-type]
     scalar = SampleScore(score=Score(value=1.0), sample_id="s2")
     with pytest.raises(ValueError, match="Sample s2: score value 1.0 is not a dict, so it has no 'invalid'"):
-        m.invalid()([scalar])
+        METRICS["invalid"]()([scalar])
 
 
 def test_confusion_refuses_lists_of_different_lengths():
@@ -159,7 +162,9 @@ def test_per_class_scores_are_scikit_learn_per_label():
     assert m.per_class()(scores)["f1_b"] == pytest.approx(2 / 3)
 
 
-@scorer(metrics=m.measure_metrics(m.accuracy, ["dataset", "framework"]) + m.measure_metrics(m.weighted_f1))
+@scorer(
+    metrics=m.measure_metrics(METRICS["accuracy"], ["dataset", "framework"]) + m.measure_metrics(METRICS["weighted_f1"])
+)
 def _toy_scorer():
     async def score(state, target):
         return Score(value={"accuracy": float(state.output.completion == target.text)}, answer=state.output.completion)
@@ -239,12 +244,17 @@ def test_epochs_pool_every_answer(tmp_path):
     assert rows[("invalid", "all")] == 0.0
 
 
-def test_overview_puts_all_first_under_short_names_and_is_not_read_back_as_a_measure():
+def test_headline_stat_names_its_standard_error_stderr_for_inspect():
+    """``stat="headline"``: the measure under its own name, its standard error under ``stderr`` (the entry Inspect
+    reads as a log's headline standard error); the value and error are the ``"both"`` ones."""
     scores = [
         item("a", "d1", "x", "x", accuracy=1.0),
         item("b", "d2", "x", "y", accuracy=0.0),
         item("c", "d2", "x", "x", accuracy=1.0),
     ]
-    view = m.overview(m.accuracy(stat="value"))(scores)
-    assert list(view) == ["all", "d1", "d2"]
-    assert view == pytest.approx({"all": 2 / 3, "d1": 1.0, "d2": 0.5})
+    both = METRICS["accuracy"]()(scores)
+    headline = METRICS["accuracy"](stat="headline")(scores)
+    assert list(headline) == ["accuracy", "stderr"]
+    assert headline == {"accuracy": both["accuracy"], "stderr": both["accuracy_stderr"]}
+    # sample std of (1, 0, 1) = sqrt(1/3), over sqrt(3)
+    assert headline == pytest.approx({"accuracy": 2 / 3, "stderr": math.sqrt(1 / 3) / math.sqrt(3)})

@@ -3,7 +3,7 @@
 Paper §6.2.1: "the micro-averaged F1 scores for link attachment and full structure (link+relation)". Each
 sample's ``Score.value`` holds its :class:`TurnCounts` (summed over its turns: a whole dialogue in incremental
 mode, one turn in single-turn mode). Each measure is a ratio of two sums of those counts over the samples of a
-group (:func:`bediscover_inspect.metrics.ratio_measure`), so a dataset's F1 is over all its relations, not a
+group (declared in :mod:`bediscover_inspect.measures`), so a dataset's F1 is over all its relations, not a
 mean of per-dialogue F1s; its standard error is a seeded bootstrap over the samples.
 
 Where the answer is read: in incremental mode the solver parses each turn once and stores what it read
@@ -27,16 +27,15 @@ Counting decisions (README, "Scoring"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
-import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
-from ..metrics import Stat, measure_metrics, overview, ratio_measure, values_of
+from ..measures import METRICS, measures_of, scorer_metrics
 from .prompts import RELATIONS
 from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold
 from .solver import TURNS_STORE_KEY, parsed_turn
@@ -109,97 +108,9 @@ def f1_of(tp: float, pred: float, gold: float) -> float:
     return 2 * tp / (pred + gold) if pred + gold else 0.0
 
 
-# --------------------------------------------------------------------------------------- measures
-
-
-def _sum(*keys: str, factor: float = 1.0) -> Callable[[Sequence[SampleScore]], np.ndarray]:
-    """Per-sample ``factor * (value[key1] + value[key2] + …)``, the numerator or denominator of a measure."""
-
-    def values(scores: Sequence[SampleScore]) -> np.ndarray:
-        return factor * sum((values_of(scores, key) for key in keys), np.zeros(len(scores)))
-
-    return values
-
-
-def _f1(kind: str, stat: str) -> Metric:
-    return ratio_measure(f"{kind}_f1", _sum(f"{kind}_tp", factor=2.0), _sum(f"{kind}_pred", f"{kind}_gold"), stat)
-
-
-@metric
-def link_f1(stat: Stat = "both") -> Metric:
-    """Micro link-attachment F1 (Table 6 "Link"): ``2 Σ link_tp / (Σ link_pred + Σ link_gold)``, bootstrap SE."""
-    return _f1("link", stat)
-
-
-@metric
-def link_precision(stat: Stat = "both") -> Metric:
-    """Micro link-attachment precision: ``Σ link_tp / Σ link_pred``, bootstrap SE."""
-    return ratio_measure("link_precision", _sum("link_tp"), _sum("link_pred"), stat)
-
-
-@metric
-def link_recall(stat: Stat = "both") -> Metric:
-    """Micro link-attachment recall: ``Σ link_tp / Σ link_gold``, bootstrap SE."""
-    return ratio_measure("link_recall", _sum("link_tp"), _sum("link_gold"), stat)
-
-
-@metric
-def full_f1(stat: Stat = "both") -> Metric:
-    """Micro full-structure F1 (Table 6 "Full"): ``2 Σ full_tp / (Σ full_pred + Σ full_gold)``, bootstrap SE."""
-    return _f1("full", stat)
-
-
-@metric
-def full_precision(stat: Stat = "both") -> Metric:
-    """Micro full-structure precision: ``Σ full_tp / Σ full_pred``, bootstrap SE."""
-    return ratio_measure("full_precision", _sum("full_tp"), _sum("full_pred"), stat)
-
-
-@metric
-def full_recall(stat: Stat = "both") -> Metric:
-    """Micro full-structure recall: ``Σ full_tp / Σ full_gold``, bootstrap SE."""
-    return ratio_measure("full_recall", _sum("full_tp"), _sum("full_gold"), stat)
-
-
-@metric
-def invalid_rate(stat: Stat = "both") -> Metric:
-    """Share of the relations read that are invalid: ``Σ relations_invalid / Σ relations_read``, bootstrap SE."""
-    return ratio_measure("invalid_rate", _sum("relations_invalid"), _sum("relations_read"), stat)
-
-
-@metric
-def no_relation_rate(stat: Stat = "both") -> Metric:
-    """Share of turns whose answer held no ``LABEL(x, y)``: ``Σ no_relation / Σ turns``, bootstrap SE."""
-    return ratio_measure("no_relation_rate", _sum("no_relation"), _sum("turns"), stat)
-
-
-@metric
-def output_tokens_per_turn(stat: Stat = "both") -> Metric:
-    """Output tokens per turn: ``Σ output_tokens / Σ turns``, bootstrap SE (named apart from the shared
-    per-sample ``output_tokens``: a sample here is a dialogue)."""
-    return ratio_measure("output_tokens_per_turn", _sum("output_tokens"), _sum("turns"), stat)
-
-
-@metric
-def reasoning_tokens_per_turn(stat: Stat = "both") -> Metric:
-    """Reasoning tokens per turn: ``Σ reasoning_tokens / Σ turns``, bootstrap SE (the paper's "tok." of Tables
-    39-41 counts every generated token: compare it with :func:`output_tokens_per_turn`)."""
-    return ratio_measure("reasoning_tokens_per_turn", _sum("reasoning_tokens"), _sum("turns"), stat)
-
-
-MEASURES: tuple[Callable[..., Metric], ...] = (
-    link_f1,
-    link_precision,
-    link_recall,
-    full_f1,
-    full_precision,
-    full_recall,
-    invalid_rate,
-    no_relation_rate,
-    output_tokens_per_turn,
-    reasoning_tokens_per_turn,
-)
-"""The scorer's measures, in the order of its metric list; each overall and per ``dataset``."""
+MEASURES = tuple(METRICS[m.name] for m in measures_of("dialogue_parsing_scorer"))
+"""The scorer's measure metrics, in the order of its metric list (:data:`bediscover_inspect.measures.SCORERS`:
+link-F1 first, the log's headline); each overall and per ``dataset``."""
 
 
 # --------------------------------------------------------------------------------------- scorer
@@ -245,9 +156,7 @@ def dialogue_score(state: TaskState) -> Score:
     return Score(value=_value(total), answer=answer, metadata={"turns": details})
 
 
-@scorer(
-    metrics=[overview(link_f1(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)]
-)
+@scorer(metrics=scorer_metrics("dialogue_parsing_scorer"))
 def dialogue_parsing_scorer() -> Scorer:
     """Score one sample: a single turn, or a whole dialogue from the incremental solver's per-turn records.
 

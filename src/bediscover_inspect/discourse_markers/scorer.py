@@ -11,7 +11,8 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..labels import parse_label
-from ..metrics import INVALID_ANSWER, label_metrics
+from ..measures import scorer_metrics
+from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
 from .aliases import ALIASES
 from .dataset import LABELS
@@ -29,9 +30,10 @@ def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[
     return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
 
 
-@scorer(metrics=label_metrics())
+@scorer(metrics=scorer_metrics("discourse_marker_scorer"))
 def discourse_marker_scorer() -> Scorer:
-    """Accuracy, weighted P/R/F1, invalid and ambiguous rates and token means, overall and per ``dataset``.
+    """Accuracy (the headline), weighted P/R/F1, macro-F1, invalid and ambiguous rates and token means, overall
+    and per ``dataset`` (:data:`bediscover_inspect.measures.SCORERS`).
 
     Score value, answer and metadata: :func:`bediscover_inspect.scoring.label_score`, with the dataset's label
     set and aliases (Table 8).

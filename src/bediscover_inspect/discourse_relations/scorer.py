@@ -14,10 +14,10 @@ corpus ``c`` and ``N = sum_c n_c``. So accuracy grouped by the sample metadata `
 ``accuracy_framework_<f>``) *is* the Table 4 number, and grouped by ``language`` (``accuracy_language_<code>``)
 the Table 27 number (checked on hand-made numbers in the tests).
 
-Measures (``metrics.label_metrics(accuracy_group_keys=("framework", "language"))``): ``accuracy``,
-``weighted_precision``, ``weighted_recall``, ``weighted_f1``, ``invalid``, ``ambiguous``, ``output_tokens``,
-``reasoning_tokens``, overall and per corpus (metadata ``dataset`` = corpus name); accuracy also per framework and
-per language; then per-class P/R/F1 over all samples.
+Measures (:data:`bediscover_inspect.measures.SCORERS`, ``discourse_relation_scorer``): accuracy (the log's
+headline), weighted P/R/F1, macro-F1, invalid and ambiguous rates and token means, overall and per corpus
+(metadata ``dataset`` = corpus name); accuracy also per framework and per language; then per-class P/R/F1 over
+all samples.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..metrics import label_metrics
+from ..measures import scorer_metrics
 from ..scoring import label_score
 from .aliases import RELATION_ALIASES
 from .prompts import LABELS
 
-METRICS: list[Metric] = label_metrics(accuracy_group_keys=("framework", "language"))
-"""Accuracy overall and per framework first (the header of ``inspect view``: Table 4 at a glance), then every
-label measure per corpus, with accuracy also per framework (Table 4) and per language (Table 27)."""
+METRICS: list[Metric] = scorer_metrics("discourse_relation_scorer")
+"""Accuracy first (the log's headline), per corpus, framework (Table 4) and language (Table 27), then every other
+label measure per corpus."""
 
 
 @scorer(metrics=METRICS)

@@ -9,32 +9,21 @@ Identical sentences (nips-abs doc 235 has ``"? )"`` twice) are interchangeable: 
 replaced by the first shuffled index holding the same sentence text, in gold and prediction alike, so a
 correct order scores PMR 1 whichever copy the model names first.
 
-Measures (one ``@metric`` each, overall and per ``dataset``, every one with its standard error): ``acc`` and
-``lcs`` are micro averages over the sentences of all documents (:func:`~bediscover_inspect.metrics.ratio_measure`,
-seeded bootstrap standard error); ``pmr``, ``skip``, ``kendall_tau``, ``lumr``, ``invalid`` and the token counts
-are means over documents (the standard error of the mean as Inspect's ``stderr()`` defines it).
+Measures (declared in :mod:`bediscover_inspect.measures`, overall and per ``dataset``, every one with its
+standard error): ``acc`` and ``lcs`` are micro averages over the sentences of all documents (seeded bootstrap
+standard error); ``pmr`` (the log's headline), ``skip``, ``kendall_tau``, ``lumr``, ``invalid`` and the token
+counts are means over documents (the standard error of the mean as Inspect's ``stderr()`` defines it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
-from ..metrics import (
-    Stat,
-    invalid,
-    mean_measure,
-    measure_metrics,
-    output_tokens,
-    overview,
-    ratio_measure,
-    reasoning_tokens,
-    values_of,
-)
+from ..measures import METRICS, measures_of, scorer_metrics
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
 from .parsing import PAPER_FORMAT, parse_order
@@ -74,65 +63,13 @@ def document_scores(gold: Sequence[int], pred: Sequence[int]) -> dict[str, float
     }
 
 
-def _sentences(scores: Sequence[SampleScore]) -> np.ndarray:
-    """Gold sentences per document (``Score.value["n_sentences"]``): the weight of the micro averages."""
-    return values_of(scores, "n_sentences")
+MEASURES = tuple(METRICS[m.name] for m in measures_of("sentence_ordering_scorer"))
+"""The scorer's measure metrics (:data:`bediscover_inspect.measures.SCORERS`): PMR (the log's headline), then
+the columns of Tables 32–38 in their order (Acc, Lumr, Skip, Lcs, tok.), Kendall's τ (Re-BART), the invalid rate
+and the share of answers in another format."""
 
 
-def _micro(key: str, stat: str) -> Metric:
-    """Σ ``value[key]``·n_sentences / Σ n_sentences over documents (a per-document ratio back to its count)."""
-    return ratio_measure(key, lambda scores: values_of(scores, key) * _sentences(scores), _sentences, stat)
-
-
-@metric
-def acc(stat: Stat = "both") -> Metric:
-    """Position accuracy (Acc), micro: correct positions summed over documents / gold sentences summed."""
-    return _micro("acc", stat)
-
-
-@metric
-def lcs(stat: Stat = "both") -> Metric:
-    """Longest common subsequence (Lcs), micro: LCS lengths summed over documents / gold sentences summed."""
-    return _micro("lcs", stat)
-
-
-@metric
-def pmr(stat: Stat = "both") -> Metric:
-    """Perfect match rate (Pmr): mean of ``Score.value["pmr"]`` (0/1) over documents, with its standard error."""
-    return mean_measure("pmr", stat)
-
-
-@metric
-def skip(stat: Stat = "both") -> Metric:
-    """Skip-bigram match (Skip, ROUGE-S): mean of ``Score.value["skip"]`` over documents, with its standard error."""
-    return mean_measure("skip", stat)
-
-
-@metric
-def kendall_tau(stat: Stat = "both") -> Metric:
-    """Kendall's τ: mean of ``Score.value["kendall_tau"]`` over documents, with its standard error."""
-    return mean_measure("kendall_tau", stat)
-
-
-@metric
-def lumr(stat: Stat = "both") -> Metric:
-    """Length unmatch rate (Lumr): share of answers whose length differs from the gold's, with its standard error."""
-    return mean_measure("lumr", stat)
-
-
-@metric
-def other_format(stat: Stat = "both") -> Metric:
-    """Share of answers whose order was read from a format other than the paper's ``<s n>`` markers (a list of
-    numbers, a JSON array …; :mod:`.parsing`): ``1 − other_format − invalid`` is the paper-format compliance."""
-    return mean_measure("other_format", stat)
-
-
-MEASURES = (acc, lumr, pmr, skip, lcs, output_tokens, reasoning_tokens, kendall_tau, invalid, other_format)
-"""The scorer's measures: the columns of Tables 32–38 in their order (Acc, Lumr, Pmr, Skip, Lcs, tok.), then
-Kendall's τ (Re-BART), the invalid rate and the share of answers in another format."""
-
-
-@scorer(metrics=[overview(pmr(stat="value"))] + [entry for measure in MEASURES for entry in measure_metrics(measure)])
+@scorer(metrics=scorer_metrics("sentence_ordering_scorer"))
 def sentence_ordering_scorer() -> Scorer:
     """Score one ordering answer against the gold ``shuf_idx`` order.
 

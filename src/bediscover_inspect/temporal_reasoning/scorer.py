@@ -9,9 +9,10 @@ failure. A scorer whose datasets are all left out by ``--sample-id`` / ``--limit
 each metric on the empty list and nothing raises (mean measures report NaN, the label measures of
 :mod:`bediscover_inspect.metrics` their empty value 0.0, the per-group entries none).
 
-Relation scorer (:func:`relation_scorer`, ``label_metrics(micro=True)``): ``micro_f1`` first (paper Table 3,
-"Scores are micro-F1"), ``accuracy``, ``weighted_precision``, ``weighted_recall``, ``weighted_f1``, ``invalid``,
-``ambiguous``, ``output_tokens``, ``reasoning_tokens``, overall and per ``dataset``, then per-class P/R/F1.
+Relation scorer (:func:`relation_scorer`; measures: :data:`bediscover_inspect.measures.SCORERS`): ``micro_f1``
+first (the log's headline; paper Table 3, "Scores are micro-F1"), ``accuracy``, weighted P/R/F1, macro-F1,
+``invalid``, ``ambiguous``, ``output_tokens``, ``reasoning_tokens``, overall and per ``dataset``, then per-class
+P/R/F1.
 Micro-F1 pools every pair's single predicted label: each pair adds one true positive (right) or one false
 positive plus one false negative (wrong), so micro precision = micro recall = micro-F1 = accuracy; it also
 equals weighted recall, which the paper's Tables 22–25 confirm (their micro-F1 and weighted-Rec columns are
@@ -28,23 +29,15 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..generation import usage_tokens
-from ..metrics import (
-    INVALID_ANSWER,
-    accuracy,
-    invalid,
-    label_metrics,
-    measure_metrics,
-    output_tokens,
-    overview,
-    reasoning_tokens,
-)
+from ..measures import scorer_metrics
+from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
 from .dataset import RELATION_DATASETS, TOT_DATASET
 from .prompts import RELATION_ALIASES, RELATION_LABELS
 from .tot_answers import parse_gold, parse_tot_answer, tot_correct
 
 
-@scorer(metrics=label_metrics(micro=True))
+@scorer(metrics=scorer_metrics("relation_scorer"))
 def relation_scorer() -> Scorer:
     """Score a TBD / TDD-Man answer: the shared label parser over the six Table 9 labels (+ aliases).
 
@@ -61,14 +54,9 @@ def relation_scorer() -> Scorer:
     return score
 
 
-TOT_METRICS: list[Metric] = [
-    overview(accuracy(stat="value"), "category"),
-    *measure_metrics(accuracy, ("dataset", "category")),
-    *measure_metrics(invalid),
-    *measure_metrics(output_tokens),
-    *measure_metrics(reasoning_tokens),
-]
-"""ToT-Arithmetic metrics: accuracy per dataset and per ``category`` (Table 26), invalid rate and token means."""
+TOT_METRICS: list[Metric] = scorer_metrics("tot_scorer")
+"""ToT-Arithmetic metrics: accuracy (the headline) per dataset and per ``category`` (Table 26), invalid rate and
+token means."""
 
 
 @scorer(metrics=TOT_METRICS)
