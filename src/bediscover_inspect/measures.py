@@ -69,7 +69,7 @@ task: ``output_tokens``, ``reasoning_tokens`` (means per sample).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -688,6 +688,14 @@ def paper_key(measure: str) -> str:
     return entry.paper_key if entry is not None else measure
 
 
+def measure_order(names: Iterable[str]) -> list[str]:
+    """``names`` (distinct) in the catalog's order: each scorer's metric-list order (headline first), scorers in
+    :data:`SCORERS` order; names outside the catalog last, in the order given."""
+    rank = {name: i for i, name in enumerate(dict.fromkeys(m for s in SCORERS.values() for m in s.ordered()))}
+    unique = list(dict.fromkeys(names))
+    return sorted(unique, key=lambda name: (rank.get(name, len(rank)), unique.index(name)))
+
+
 def plot_measures() -> tuple[str, ...]:
     """The y-axis measure of a report plot, in preference order: each scorer's log headline."""
     return tuple(dict.fromkeys(s.headline[0] for s in SCORERS.values()))
@@ -757,6 +765,7 @@ __all__ = [
     "ScorerMeasures",
     "headline",
     "is_token_measure",
+    "measure_order",
     "measures_of",
     "metric_factory",
     "paper_key",

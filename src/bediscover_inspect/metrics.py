@@ -1,4 +1,6 @@
-"""Metrics of the suite: one small Inspect ``@metric`` per measure, each with its standard error.
+"""The metric engine of the suite: how a measure becomes Inspect metrics with standard errors, and how a log's
+results are read back. The measures themselves (formulas, names, which scorer reports which) are declared once in
+:mod:`bediscover_inspect.measures`, which builds every ``@metric`` from the pieces here.
 
 Conventions every scorer follows:
 
@@ -10,8 +12,11 @@ Conventions every scorer follows:
 Every measure metric takes ``stat``:
 
 * ``"both"`` (default): ``{"<measure>": value, "<measure>_stderr": standard error}`` over the samples given —
-  the task's headline row in ``inspect view`` and the columns ``score_<scorer>_<measure>`` /
-  ``score_<scorer>_<measure>_stderr`` of :func:`inspect_ai.analysis.evals_df`;
+  the columns ``score_<scorer>_<measure>`` / ``score_<scorer>_<measure>_stderr`` of
+  :func:`inspect_ai.analysis.evals_df`;
+* ``"headline"``: ``{"<measure>": value, "stderr": standard error}`` — a scorer's first metric, which Inspect
+  takes as the log's headline (``inspect view``'s header; ``evals_df``'s ``score_headline_*``, whose standard
+  error is the entry named :data:`HEADLINE_STDERR`);
 * ``"value"`` or ``"stderr"``: that one number, so :func:`inspect_ai.scorer.grouped` can break it down.
 
 :func:`measure_metrics` composes a measure into the metric list of a scorer: the overall ``"both"`` metric, then

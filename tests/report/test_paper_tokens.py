@@ -109,6 +109,7 @@ def test_tokens_per_turn_are_counts_not_rates():
                 "seed": 0,
                 "reasoning_effort": "",
                 "samples": 3,
+                "scorer": "dialogue_parsing_scorer",
                 "measure": measure,
                 "group_key": "dataset",
                 "group": "stac",

@@ -7,24 +7,18 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.measures import is_token_measure
 from bediscover_inspect.report.logs import GROUP_KEYS, RUN_KEYS
-
-TOKEN_MEASURES = frozenset({"output_tokens", "reasoning_tokens", "input_tokens", "total_tokens", "tok"})
-"""Token counts per sample by name; :func:`is_token_measure` also takes ``<x>_tokens_per_<unit>``."""
-
-
-def is_token_measure(measure: str) -> bool:
-    """Whether ``measure`` is a token count (reported as it is; everything else is a 0-1 rate shown in %):
-    :data:`TOKEN_MEASURES` and names like ``output_tokens_per_turn`` (dialogue parsing, per turn)."""
-    return measure in TOKEN_MEASURES or "_tokens_per_" in measure
-
 
 Z95 = 1.959963984540054
 """Two-sided 95 % quantile of the standard normal distribution."""
 
 
 def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
-    """Mean and std over seeds of each cell (task, model, reasoning, variant, measure, group key, group).
+    """Mean and std over seeds of each cell (task, model, reasoning, variant, scorer, measure, group key, group).
+
+    A cell holds one measure of one scorer over one group of one run's seeds, so two scorers of a task (temporal
+    reasoning's relation and ToT scorers both report ``accuracy`` over ``all``) are two cells, never pooled.
 
     Args:
         scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores`.
@@ -35,8 +29,8 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         logged standard error over test items, averaged over the seeds: every seed scores the same items, so their
         errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
         se``), ``n_seeds``, ``seeds`` (present, ascending, space-separated), ``samples`` (distinct samples per
-        seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts) are
-        scaled to percent.
+        seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts,
+        :func:`bediscover_inspect.measures.is_token_measure`) are scaled to percent.
     """
     columns = GROUP_KEYS + [
         "mean",

@@ -30,7 +30,8 @@ SUPERSEDED = "superseded"
 """Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""
 
 RUN_KEYS = ["task", "model", "reasoning", "variant"]
-GROUP_KEYS = RUN_KEYS + ["measure", "group_key", "group"]
+GROUP_KEYS = RUN_KEYS + ["scorer", "measure", "group_key", "group"]
+"""The keys of one cell: a run, one scorer's measure, one group (two scorers of a task are two cells)."""
 
 COLUMNS = [
     "log",
@@ -41,6 +42,7 @@ COLUMNS = [
     "seed",
     "reasoning_effort",
     "samples",
+    "scorer",
     "measure",
     "group_key",
     "group",
@@ -118,7 +120,7 @@ class LogScores:
         scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
             (``off``/``on``), ``variant`` (:func:`variant_of`), ``seed`` (int, ``-1`` when the log has none),
             ``reasoning_effort``, ``samples`` (distinct samples scored in that log: completed samples ÷ epochs),
-            ``measure``, ``group_key``, ``group`` (``all`` for the overall value), ``value`` and ``stderr``
+            ``scorer`` (the scorer that logged the measure), ``measure``, ``group_key``, ``group`` (``all`` for the overall value), ``value`` and ``stderr``
             (floats, as logged).
         skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
             interrupted or older logs of a run that has a successful log (normal after a resumed
@@ -147,7 +149,7 @@ def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
     facts = run_facts(path, log)
     base = {key: facts[key] for key in COLUMNS if key in facts}
     return [
-        base | {key: row[key] for key in ("measure", "group_key", "group", "value", "stderr")}
+        base | {key: row[key] for key in ("scorer", "measure", "group_key", "group", "value", "stderr")}
         for row in read_results(log)
     ]
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.measures import paper_key
 from bediscover_inspect.report.paper import load_paper_results
 
 
@@ -52,8 +53,6 @@ _MODEL_ALIASES = {
 _SETTING_ALIASES = {"incremental": ("auto-regressive",), "autoregressive": ("auto-regressive",)}
 """Our task-argument values -> the paper's setting names (dialogue parsing calls its main mode "incremental")."""
 
-_MEASURE_ALIASES = {"acc": "accuracy", "micro_f1": "accuracy", "output_tokens": "tok", "output_tokens_per_turn": "tok"}
-
 
 def normalised(text: Any) -> str:
     """A name with case and punctuation dropped (``Just-Manual`` -> ``justmanual``), for loose comparisons."""
@@ -68,14 +67,15 @@ def same_dataset(folder: str, group: str) -> bool:
 
 
 def canonical_measure(measure: str) -> str:
-    """Our score name or the paper's metric name -> a shared key (``micro_f1`` -> ``accuracy``).
+    """Our score name or the paper's metric name -> a shared key (``micro_f1`` -> ``accuracy``): the measure's
+    :attr:`~bediscover_inspect.measures.Measure.paper_key` in the catalog (:func:`bediscover_inspect.measures.paper_key`).
 
     ``acc`` and ``micro_f1`` count as ``accuracy`` (one label per sample, so micro-F1 equals accuracy);
     ``output_tokens`` (``output_tokens_per_turn`` in dialogue parsing) is the paper's ``tok.``, which counts every
     generated token, the answer included (see the README, "The paper's tok. column"); ``reasoning_tokens`` has
     no paper column.
     """
-    return _MEASURE_ALIASES.get(measure, measure)
+    return paper_key(measure)
 
 
 TDD_MAN_NOTE = (

@@ -15,10 +15,12 @@ from typing import Any
 
 import pandas as pd
 
+from bediscover_inspect.measures import plot_measures
 from bediscover_inspect.report.matching import canonical_measure
 
-HEADLINE_MEASURES: tuple[str, ...] = ("accuracy", "micro_f1", "pmr", "acc", "link_f1", "full_f1")
-"""Preferred y-axis measure of a plot, first present wins."""
+HEADLINE_MEASURES: tuple[str, ...] = plot_measures()
+"""Preferred y-axis measure of a plot, first present wins: each scorer's log headline
+(:func:`bediscover_inspect.measures.plot_measures`)."""
 
 TOKEN_AXIS_MEASURES: tuple[str, ...] = ("output_tokens", "output_tokens_per_turn")
 """The x-axis measure of a plot, first present wins (both are the paper's "tok.")."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from bediscover_inspect.report.aggregate import is_token_measure
+from bediscover_inspect.measures import is_token_measure, measure_order
 from bediscover_inspect.report.matching import PAPER_NOTE_LABELS
 
 
@@ -43,7 +43,9 @@ def markdown(df: pd.DataFrame) -> str:
 def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One task's cells as a paper-style wide table.
 
-    Rows: (group key, group, variant, model, reasoning); columns: each measure as ``mean ± std [95 % interval]``
+    Rows: ([scorer, where the task has several,] group key, group, variant, model, reasoning); columns: each
+    measure, in the catalog's order (:func:`~bediscover_inspect.measures.measure_order`: headlines first), as
+    ``mean ± std [95 % interval]``
     (:func:`format_cell`; tokens per sample for token measures, percent otherwise), then for measures with a paper
     number ``<measure> (paper)`` and ``<measure> Δ``; then ``paper row`` (paper model and tables), ``paper note``
     (where the paper is read against its caption; only when some row has one), ``differs`` (what the run does
@@ -51,7 +53,9 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     ``seeds`` (present) and ``samples`` (scored per seed).
     """
     index = ["group_key", "group", "variant", "model", "reasoning"]
-    measures = list(dict.fromkeys(cells["measure"]))
+    if "scorer" in cells and cells["scorer"].nunique() > 1:  # e.g. temporal reasoning: one row per scorer
+        index = ["scorer", *index]
+    measures = measure_order(cells["measure"])
     rows: list[dict[str, Any]] = []
     for key, frame in cells.groupby(index, sort=True):
         row = dict(zip(index, key))
