@@ -1,7 +1,7 @@
 """Child process of the benchmarks: one Inspect eval, timed from inside.
 
     python benchmarks/_eval_child.py ours  REPORT LOG_DIR --model M [--max-connections N] [--limit N]
-                                     [--no-score-display] TASK [TASK ...]
+                                     [--no-score-display] [--eval-arg K=V ...] TASK [TASK ...]
     python benchmarks/_eval_child.py bare  REPORT LOG_DIR --model M [--max-connections N] --calls CALLS [--order O]
                                      [--no-score-display]
     python benchmarks/_eval_child.py calls REPORT LOG_FILE --calls CALLS
@@ -43,6 +43,9 @@ def _eval_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         kwargs["score_display"] = False
     if args.max_connections:
         kwargs["max_connections"] = args.max_connections
+    for item in args.eval_arg:
+        key, _, value = item.partition("=")
+        kwargs[key] = json.loads(value)
     return kwargs
 
 
@@ -197,6 +200,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--calls")
     parser.add_argument("--order", choices=["file", "longest-first"], default="file", help="bare: sample order")
     parser.add_argument("--no-score-display", action="store_true", help="no live scores (Inspect's score_display)")
+    parser.add_argument(
+        "--eval-arg",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help='an eval() argument (JSON value), e.g. log_realtime=false, log_buffer=100, display="plain"',
+    )
     args = parser.parse_args(argv)
     args.log_file = args.log_dir
     result = {"ours": run_ours, "bare": run_bare, "calls": extract_calls}[args.mode](args)

@@ -24,6 +24,7 @@ FULL: dict[str, list[str]] = {
     "served": ["--slots", "32,128", "--suite-slots", "32,128", "--suite-score-display", "off,on"],
     # one live-metrics pass over the paper-size discourse-relations log that served.py just wrote
     "metrics_pass": [str(WORK_DIR / "served" / "slots32" / "logs_discourse_relations_ours_0"), "discourse_relations"],
+    "growth": ["--sizes", "1000,5000,10000", "--synthetic", "20000,40000"],
 }
 """Scripts and their arguments for the figures of record, in order."""
 
@@ -48,6 +49,7 @@ QUICK: dict[str, list[str]] = {
         "--dialogue-order-slots",
         "",
     ],
+    "growth": ["--sizes", "10,20", "--synthetic", "40", "--slots", "4", "--fixed", "0.01", "--per-token", "0.0005"],
 }
 """Tiny sizes for smoke runs."""
 

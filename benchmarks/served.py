@@ -135,6 +135,7 @@ class Bench:
         reasoning_tokens: int,
         work: Path,
         score_display: bool = True,
+        eval_args: list[str] | None = None,
     ) -> None:
         self.server, self.slots, self.latency, self.reasoning_tokens, self.work = (
             server,
@@ -144,12 +145,14 @@ class Bench:
             work,
         )
         self.score_display = score_display
+        self.eval_args = [arg for item in eval_args or [] for arg in ("--eval-arg", item)]
         work.mkdir(parents=True, exist_ok=True)
 
     def child(self, args: list[str], name: str) -> tuple[Any, dict[str, Any] | None]:
         report = self.work / f"{name}.json"
         if not self.score_display:
             args = [*args, "--no-score-display"]
+        args = [*args, *self.eval_args]
         if self.server is None:
             res = run_child([CHILD, *args, "--model", "mock"], report)
         else:
@@ -396,7 +399,7 @@ def _record_missing_calls(bench: Bench, log_dir: Path, calls_dir: Path, tasks: l
     for info in list_eval_logs(str(log_dir)) if missing else []:
         task = read_eval_log(info, header_only=True).eval.task.rsplit("/", 1)[-1]
         if task in missing:
-            bench.record(info.name, calls_dir / f"{task}.calls.json")
+            bench.record(info.name.removeprefix("file://"), calls_dir / f"{task}.calls.json")
             missing.discard(task)
     if missing:
         raise RuntimeError(f"no log of {sorted(missing)} in {log_dir} to record its calls from")
@@ -503,6 +506,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="live scores of the whole-suite runs: off (bediscover run's default), on, or off,on (both runs)",
     )
     parser.add_argument(
+        "--eval-arg",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="an eval() argument for the task children, ours and bare alike (JSON value; repeatable), "
+        "e.g. log_realtime=false",
+    )
+    parser.add_argument(
+        "--suite-tasks",
+        default=None,
+        help="tasks of the whole-suite runs (default: --tasks, or all five when --tasks is '')",
+    )
+    parser.add_argument(
         "--suite-workers",
         default="1",
         help="worker processes of the whole-suite runs (bediscover run --workers): 1, 2, or 1,2 (one run each)",
@@ -515,7 +531,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     if set(tasks) - set(TASKS) or args.rounds < 1:
         parser.error(f"--tasks must name tasks of {list(TASKS)}; --rounds at least 1")
-    suite_tasks = tasks or list(TASKS)  # --tasks '': no task pairs, the whole suite alone
+    suite_tasks = [t.strip() for t in (args.suite_tasks or ",".join(tasks or TASKS)).split(",") if t.strip()]
+    if set(suite_tasks) - set(TASKS):
+        parser.error(f"--suite-tasks must name tasks of {list(TASKS)}")
     suite_workers = [int(w) for w in args.suite_workers.split(",") if w.strip()]
     if not suite_workers or min(suite_workers) < 1:
         parser.error("--suite-workers takes worker counts >= 1, e.g. 1,2")
@@ -539,6 +557,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "dialogues": args.dialogues,
         "reasoning_tokens": args.reasoning_tokens,
         "score_display": not args.no_score_display,
+        "eval_args": args.eval_arg,
         "slots": [],
     }
     for slots in [int(s) for s in args.slots.split(",")]:
@@ -557,7 +576,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         result["slots"].append(block)
         with serve(slots, latency, args.reasoning_tokens, work) as server:
             bench = Bench(
-                server, slots, latency, args.reasoning_tokens, work / f"slots{slots}", not args.no_score_display
+                server,
+                slots,
+                latency,
+                args.reasoning_tokens,
+                work / f"slots{slots}",
+                not args.no_score_display,
+                args.eval_arg,
             )
             for task in [] if args.no_task_runs else tasks:
                 limit = args.dialogues if task == "dialogue_parsing" else args.limit

@@ -167,6 +167,13 @@ def test_run_all_quick(tmp_path):
     off, on = block["suites"]  # the whole suite with live scores off (bediscover run's default), then on
     assert (off["score_display"], on["score_display"]) == (False, True)
     assert off["calls"] == on["calls"] == 3 and off["report"]["returncode"] == 0 and "report" not in on
+    growth = json.loads((results / "growth.json").read_text())
+    assert [(row["samples"], row["synthetic"]) for row in growth["sizes"]] == [(10, False), (20, False), (40, True)]
+    for row in growth["sizes"]:  # every call of a run answered; run (real rows), report and compare measured
+        assert row["log_mb"] > 0 and row.get("calls", row["samples"]) == row["samples"]
+        names = ("report", "compare") if row["synthetic"] else ("run", "report", "compare")
+        assert all(row[name]["wall_s"] > 0 and row[name]["peak_rss_mb"] > 0 for name in names)
+    assert set(growth["projection"]) == {"run", "report", "compare", "log_mb"}
     # one live-metrics pass over the quick run's own log, for the installed code and for this checkout's src/
     proc = subprocess.run(
         [
