@@ -9,7 +9,11 @@ that a provider returns in separate content blocks is never read). Inside that t
   is no opening ``<think>`` (templates that open the thinking span in the prompt, e.g. DeepSeek-R1 distills or
   Qwen3 in thinking mode served without a reasoning parser, leave only the closing tag);
 * a ``<think>`` after that point with no ``</think>`` after it is thinking that was cut off: the answer is what
-  precedes the tag (normally nothing, so the answer is invalid and counted) and ``cut_off`` is set.
+  precedes the tag (normally nothing, so the answer is invalid and counted) and ``cut_off`` is set;
+* nested tags are counted: when more ``<think>`` than ``</think>`` stand before the last ``</think>`` (each
+  closing tag closes the innermost open span; one with none open closes the span the prompt opened), that tag
+  closes an inner span only, the text after it is still thinking, and the answer is empty (invalid, ``cut_off``):
+  ``<think><think>…</think>Answer: BEFORE``.
 
 **Label choice** (:func:`parse_label`). A *mention* is a label or one of its aliases written as a whole word
 (no letter or digit on either side), case-insensitively, with spaces, ``_`` and ``-`` interchangeable
@@ -70,8 +74,10 @@ that a provider returns in separate content blocks is never read). Inside that t
 Aliases are each task's spelling variants (``<task>/aliases.py``); :func:`check_aliases` guarantees that no
 alias maps onto two labels.
 
-Every step is a regular-expression scan whose repetitions are single character classes or bounded, or a
-bounded look at a few characters around a mention: reading an answer is linear in its length.
+Every step is a regular-expression scan or a bounded look at a few characters around a mention. In every
+pattern, two repetitions that can match the same character are never separated by optional items only (white
+space, then optional bold, then white space is written as one run and an optional bold followed by its own run), so
+a failed attempt costs at most one run of white space and reading an answer is linear in its length (``benchmarks/reading.py``: the worst degenerate 100,000-character answer).
 """
 
 from __future__ import annotations
@@ -88,6 +94,7 @@ THINK_OPEN = re.compile(r"<think\s*>", re.IGNORECASE)
 THINK_CLOSE = re.compile(r"</think\s*>", re.IGNORECASE)
 """A closing thinking tag; the answer starts after the last one."""
 
+_THINK_TAG = re.compile(r"<(/?)think\s*>", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s_\-’'`]+")
 _NOISE = re.compile(r"[*#\"“”\[\]{}()<>|]|\\(?:boxed|text(?:bf|rm)?)\b|\\")
 _PREFIX = re.compile(
@@ -120,9 +127,19 @@ def final_text(completion: str | None) -> FinalText:
         :class:`FinalText` with the answer part and the ``cut_off`` flag.
     """
     text = completion or ""
-    closes = list(THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
+    depth = 0  # thinking spans open at the current tag; a closing tag with none open closes the prompt's span
+    last_close: int | None = None
+    still_open = False  # a span was still open at the last closing tag: the answer is inside thinking
+    for tag in _THINK_TAG.finditer(text):
+        if tag.group(1):
+            depth = max(0, depth - 1)
+            last_close, still_open = tag.end(), depth > 0
+        else:
+            depth += 1
+    if last_close is not None:
+        if still_open:
+            return FinalText("", cut_off=True)
+        text = text[last_close:]
     opening = THINK_OPEN.search(text)
     if opening is not None:
         return FinalText(text[: opening.start()], cut_off=True)
@@ -153,8 +170,8 @@ ANSWER_MARKER = re.compile(
     rf"""{_W}(?:
         (?:answer|label|relation(?:{_SP}type)?|relations|function|choice|classification|prediction|category
            |verdict|output|structure){_E}
-        (?:{_SP}(?:of|between|for){_SP}[^.\n:;!?]{{1,60}}?)?
-        [ \t]*(?:\*\*|__)?[ \t]*
+        (?:{_SP}(?:of|between|for){_SP}[^.\n:;!?]{{0,59}}?[^.\n:;!?\s])?
+        [ \t]*(?:(?:\*\*|__)[ \t]*)?
         (?::|=|->|=>|→|(?:is|are|would{_SP}be|should{_SP}be|will{_SP}be|remains){_E})
         {_ADVERB}
       | (?:i|we)(?:['’](?:d|ll|m))?
@@ -167,11 +184,11 @@ ANSWER_MARKER = re.compile(
         (?:{_SP}(?:the{_SP})?(?:label|relation|answer|option|function){_E})?
       | (?:correct(?:ed|ion)|correcting(?:{_SP}myself)?|actually|on{_SP}second{_SP}thought|on{_SP}reflection|wait
            |or{_SP}rather){_E}
-        [ \t]*[,:;]?
-        (?:[ \t]*(?:no|it['’]s|it{_SP}is|it{_SP}should{_SP}be|should{_SP}be|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
+        [ \t]*(?:[,:;][ \t]*)?
+        (?:(?:no|it['’]s|it{_SP}is|it{_SP}should{_SP}be|should{_SP}be|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
       | \\boxed[ \t]*\{{[ \t]*(?:\\text(?:bf|rm)?[ \t]*\{{)?
-      | ^[ \t]*(?:\#{{1,6}}[ \t]*)?(?:\*\*|__)?[ \t]*(?:(?:final|correct|my){_SP})?(?:answer|label|relation|choice)
-        [ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*(?=\r?\n)
+      | ^[ \t]*(?:\#{{1,6}}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?(?:(?:final|correct|my){_SP})?(?:answer|label|relation|choice)
+        [ \t]*(?:(?:\*\*|__)[ \t]*)?(?::[ \t]*)?(?:(?:\*\*|__)[ \t]*)?(?=\r?\n)
     )""",
     re.IGNORECASE | re.VERBOSE | re.MULTILINE,
 )
@@ -233,10 +250,12 @@ def rejected(text: str, ends: Sequence[int], start: int, after: int = 0) -> bool
 
 # --- label mentions ---------------------------------------------------------------------------------------
 
-_COORDINATION = re.compile(r"[\s*_`'\"“”‘’]*(?:,?[\s*_`'\"“”‘’]*(?:or|nor|and)(?![^\W_])|/)[\s*_`'\"“”‘’]*", re.I)
+_COORDINATION = re.compile(
+    r"[\s*_`'\"“”‘’]*(?:(?:,[\s*_`'\"“”‘’]*)?(?:or|nor|and)(?![^\W_])|/)[\s*_`'\"“”‘’]*", re.IGNORECASE
+)
 _HEDGE = re.compile(
     r"[\s*_`'\"“”‘’)\]]*"
-    r"(?:,[\s*_`'\"“”‘’]*(?:or(?![^\W_]))?|/|\||and/or(?![^\W_])|or(?![^\W_])|and(?![^\W_])|vs\.?|versus(?![^\W_]))"
+    r"(?:,(?:[\s*_`'\"“”‘’]*or(?![^\W_]))?|/|\||and/or(?![^\W_])|or(?![^\W_])|and(?![^\W_])|vs\.?|versus(?![^\W_]))"
     r"[\s*_`'\"“”‘’(\[]*(?:(?:maybe|possibly|perhaps)[\s*_`'\"“”‘’(\[]+)?",
     re.IGNORECASE,
 )

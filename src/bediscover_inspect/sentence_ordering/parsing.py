@@ -49,7 +49,7 @@ from typing import Any
 
 from ..labels import ANSWER_MARKER, final_text
 
-MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*[-_]?\s*(\d{1,4})\s*[>\])]", re.IGNORECASE)
+MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*(?:[-_]\s*)?(\d{1,4})\s*[>\])]", re.IGNORECASE)
 """Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
 
 FORMATS: tuple[str, ...] = ("markers", "json", "arrows", "bracketed", "sentence_words", "tags", "numbers")
@@ -59,7 +59,7 @@ PAPER_FORMAT = "markers"
 """The format of Appendix B.4 (``<s n>`` markers)."""
 
 ORDER_MARKER = re.compile(
-    r"(?<![^\W_])(?:order(?:ing)?|sequence)(?![^\W_])[ \t]*(?:\*\*|__)?[ \t]*(?::|=|is(?![^\W_]))", re.IGNORECASE
+    r"(?<![^\W_])(?:order(?:ing)?|sequence)(?![^\W_])[ \t]*(?:(?:\*\*|__)[ \t]*)?(?::|=|is(?![^\W_]))", re.IGNORECASE
 )
 """An answer marker for an order (``The correct order is``, ``Sequence:``); see rule 1."""
 
@@ -79,7 +79,7 @@ _JOIN = re.compile(r"(?<![^\W_])(sentence|s)[ \t_\-]*(?=\d)", re.IGNORECASE)
 _SEPARATOR = re.compile(r"\s*(?:,|;|->|=>|→|>)\s*|\s+")
 _ARROW = re.compile(r"->|=>|→|>")
 _ITEM = re.compile(r"[\"'“”‘’]?(sentence|s)?(\d{1,4})[\"'“”‘’]?", re.IGNORECASE)
-_ENUMERATED = re.compile(r"\s*(\d{1,4})[.)]\s+(\S.*?)\s*")
+_ENUMERATED = re.compile(r"\s*(\d{1,4})[.)]\s+(\S(?:.*\S)?)\s*")
 _KIND_FORMAT = {"sentence": "sentence_words", "s": "tags", "": "numbers"}
 
 

@@ -17,13 +17,17 @@ Reading a model answer (:func:`parse_tot_answer`), rules documented in the READM
    Each candidate is read as JSON, else as a Python literal (single quotes), else leniently: top-level
    ``key: value`` items split on commas outside quotes and brackets, bare words kept as strings
    (``{"answer": 352 BC}``, ``{"unordered_list": [Kyle, Jason]}``).
-3. **Template placeholders are no answer.** A field whose value still holds a ``<…>`` slot copied from the
-   instruction (``{"answer": <year> <era>}``, ``{"unordered_list": [<name1>, <name2>]}``, ``"<date>"``; see
-   :func:`is_placeholder`) is dropped from its candidate, as if absent.
+3. **Template placeholders and markup are no answer.** A field whose value still holds a ``<…>`` slot copied
+   from the instruction (``{"answer": <year> <era>}``, ``{"unordered_list": [<name1>, <name2>]}``, ``"<date>"``;
+   see :func:`is_placeholder`), or an HTML / XML closing tag or a control character (``Answer: BEFORE</p>``,
+   ``\x00Answer: BEFORE``; see :func:`is_markup`), is dropped from its candidate, as if absent; ``notes`` says
+   ``placeholder`` / ``markup``.
 4. Among the dict candidates the one holding most of the expected keys wins; ties go to the **last** one
    (models restate the format first and answer last). No candidate with an expected key: ``"key": value``
-   fragments without braces are tried (placeholder values skipped too). Still nothing: the answer is
-   **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` when only placeholders were found.
+   fragments without braces are tried (placeholder and markup values skipped too; a value is a ``[…]`` list, a
+   quoted string, else the text up to the next ``,``, line break or ``}``). Still nothing: the answer is
+   **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` / ``markup`` when only such values were
+   found.
 5. **A cut-off answer is invalid.** When the text ends inside an unclosed ``{`` whose own level (outside the
    balanced spans nested in it) holds an expected key, and the value of the last such key is unfinished —
    an opening quote or ``[`` never closed, or a bare value running to the end of the text on its line
@@ -46,7 +50,7 @@ import ast
 import json
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,7 +73,8 @@ MAX_SPAN_DEPTH = 2
 MAX_CANDIDATES = 256
 """At most this many candidate spans are read: the shallowest, within a depth the last by opening brace."""
 
-_FRAGMENT = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^,\n}}\"'\s][^,\n}}]*)"
+_FRAGMENT_KEY = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*"
+_MARKUP = re.compile(r"</[A-Za-z][\w-]*\s*>|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,59 @@ def is_placeholder(value: Any) -> bool:
     return False
 
 
+def is_markup(value: Any) -> bool:
+    """True for a value holding an HTML / XML closing tag (``BEFORE</p>``) or a control character
+    (``\\x00``-``\\x1f`` but tab and line breaks, ``\\x7f``), or a list with such an item: text copied out of
+    markup or a terminal, not an answer value (rule 3). No gold has one."""
+    if isinstance(value, str):
+        return _MARKUP.search(value) is not None
+    if isinstance(value, (list, tuple)):
+        return any(is_markup(item) for item in value)
+    return False
+
+
+class _Stops:
+    """Offsets of the characters that end a fragment value (``]``, quotes, ``,``, line break, ``}``), found once:
+    each value's end is then a bisect, so reading every fragment is linear in the text."""
+
+    def __init__(self, text: str) -> None:
+        self.at: dict[str, list[int]] = {c: [] for c in "]\"',\n}"}
+        for i, c in enumerate(text):
+            if c in self.at:
+                self.at[c].append(i)
+
+    def next(self, chars: str, start: int) -> int | None:
+        """Offset of the first of ``chars`` at or after ``start``, ``None`` if there is none."""
+        found = [p[i] for p in (self.at[c] for c in chars) if (i := bisect_left(p, start)) < len(p)]
+        return min(found) if found else None
+
+
+def _fragment_values(text: str, key: str, stops: _Stops) -> list[str]:
+    """The raw values of ``key: value`` fragments in ``text``, left to right (rule 4): a ``[…]`` list, a quoted
+    string, else a bare value up to the next ``,``, line break or ``}``. A value is consumed with its key, so
+    fragments never overlap."""
+    pattern = re.compile(_FRAGMENT_KEY.format(key=re.escape(key)), re.IGNORECASE)
+    values: list[str] = []
+    pos = 0
+    while (match := pattern.search(text, pos)) is not None:
+        start = match.end()
+        pos = max(start, match.start() + 1)
+        if start >= len(text):
+            break
+        first = text[start]
+        end: int | None = None
+        if first in "[\"'":
+            close = stops.next("]" if first == "[" else first, start + 1)
+            end = close + 1 if close is not None else None
+        if end is None and first not in ",\n}\"'" and not first.isspace():
+            stop = stops.next(",\n}", start)
+            end = stop if stop is not None else len(text)
+        if end is not None:
+            values.append(text[start:end])
+            pos = end
+    return values
+
+
 def _split_top(text: str, sep: str) -> list[str]:
     """Split on ``sep`` outside quotes and brackets."""
     parts: list[str] = []
@@ -308,27 +366,32 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     if expected_keys and is_cut_off(text, expected_keys):
         return ParsedTotAnswer(None, "none", len(spans), ("cut_off",))
     best: tuple[int, int, dict[str, Any], str] | None = None
-    placeholder = False
+    placeholder = markup = False
     for order, span in enumerate(spans):
         value, source = _read_span(span)
         if not value:
             continue
-        answered = {k: v for k, v in value.items() if not is_placeholder(v)}
-        placeholder = placeholder or len(answered) < len(value)
+        answered = {k: v for k, v in value.items() if not is_placeholder(v) and not is_markup(v)}
+        placeholder = placeholder or any(is_placeholder(v) for v in value.values())
+        markup = markup or any(is_markup(v) for v in value.values())
         overlap = _key_overlap(answered, expected)
         if overlap and (best is None or (overlap, order) >= (best[0], best[1])):
             best = (overlap, order, answered, source)
-    notes = ("placeholder",) if placeholder else ()
+    notes = (("placeholder",) if placeholder else ()) + (("markup",) if markup else ())
     if best is not None:
         return ParsedTotAnswer(best[2], best[3], len(spans), notes)
     fragment: dict[str, Any] = {}
+    stops = _Stops(text)
     for key in expected_keys:
-        for match in reversed(list(re.finditer(_FRAGMENT.format(key=re.escape(key)), text, re.IGNORECASE))):
-            value = _lenient_value(match.group(1))
-            if not is_placeholder(value):
+        for raw in reversed(_fragment_values(text, key, stops)):
+            value = _lenient_value(raw)
+            if is_placeholder(value):
+                notes = tuple(dict.fromkeys((*notes, "placeholder")))
+            elif is_markup(value):
+                notes = tuple(dict.fromkeys((*notes, "markup")))
+            else:
                 fragment[key] = value
                 break
-            notes = ("placeholder",)
     if fragment:
         return ParsedTotAnswer(fragment, "fragment", len(spans), notes)
     return ParsedTotAnswer(None, "none", len(spans), notes)
