@@ -41,20 +41,36 @@ that a provider returns in separate content blocks is never read). Inside that t
      ``On reflection,``, ``Wait, no,``, ``or rather`` (optionally followed by ``it's`` / ``it is`` / ``it should
      be`` / ``should be`` / ``the answer is``);
    * ``\\boxed{`` (also ``\\boxed{\\text{``);
+   * ``A:`` at the start of a line, few-shot style (``Options: - BEFORE - AFTER`` then ``A: AFTER``), unless
+     the next line starts with ``B:`` / ``B.`` / ``B)`` (then it is an option list);
    * a **bold label standing alone**: ``**label**`` (or ``__label__``) alone on its line, bullet and final
-     full stop allowed.
+     full stop allowed;
+   * a **concluding sentence**: the label ends a sentence (then only markdown, quotes, brackets and ``.`` /
+     ``!`` or the line's end) right after a copula (``is``, ``are``, ``was``, ``would be``, ``must be``,
+     ``remains``, ``is classified as`` …, optionally ``clearly`` / ``most likely`` … and an article), and the
+     sentence opens with a conclusion cue (:data:`CONCLUSION`: ``Therefore``, ``So``, ``Thus``, ``Hence``,
+     ``Overall``, ``In conclusion`` …) or is the answer's last sentence: ``Therefore, the best reading here is
+     Temporal.``, ``So, … is **BEFORE**.`` A tentative copula (``could be``, ``might be``) is none, so an
+     analysis that never commits stays unread.
 
-   A bold field name (``**Comment:**``, layer 4) is never a marked choice. A marked choice that is itself a
+   A bold field name at the start of a line (``**Comment:**``, ``- **Comment**:``; layer 4) is never a marked
+   choice; a bold label followed by a colon inside a sentence (``… is **Temporal**: the speaker …``) is an
+   ordinary mention. A marked choice that is itself a
    hedge — the next mention, of another label, follows it with only ``or``, ``/``, ``,``, ``and``,
    ``and/or`` or ``vs`` (then optionally ``maybe`` / ``possibly`` / ``perhaps``) between
    (``Answer: BEFORE or AFTER``) — makes the answer invalid and ``ambiguous``.
+   **Continuation.** A model that continues a few-shot pattern invents further questions and answers after its
+   own: once a first answer is given (the first marked mention, or a label alone on the first line), a line
+   that starts a new question (:data:`CONTINUATION`: ``Q:``, ``Question:``, ``Input:``, ``Given the
+   document:``, ``Options:`` …) ends the answer, and everything after it is ignored. The answer to the
+   question asked is the first one; corrections before that line still come last.
 3. ``first_line`` — the first non-blank line is one label (same clean-up as layer 1), unless that line is a
    markdown header (starts with ``#`` or ends with ``:``) or the first item of a bulleted list in which another
    item is another label (``- A`` / ``- B`` / ``- C`` lists the choices, it chooses none).
 4. ``single`` — exactly one distinct label is *named* in the answer. Mentions that do not name a label:
 
    * a word inside a markdown header: on a line starting with ``#``, or a bold field name ``**Comment:**`` /
-     ``**Comment**:``;
+     ``**Comment**:`` at the start of its line;
    * a rejected label: right after ``not``, ``no``, ``non``, ``nor``, ``neither``, ``never``, ``rather
      than``, ``instead of``, ``other than``, ``except``, ``excluding``, ``ruling out``, ``unlike``, ``isn't``,
      ``aren't`` (an article or ``really`` / ``quite`` / ``simply`` / ``necessarily`` may sit between), and a
@@ -172,7 +188,7 @@ ANSWER_MARKER = re.compile(
            |verdict|output|structure){_E}
         (?:{_SP}(?:of|between|for){_SP}[^.\n:;!?]{{0,59}}?[^.\n:;!?\s])?
         [ \t]*(?:(?:\*\*|__)[ \t]*)?
-        (?::|=|->|=>|→|(?:is|are|would{_SP}be|should{_SP}be|will{_SP}be|remains){_E})
+        (?::|=|->|=>|→|{_W}(?:is|are|would{_SP}be|should{_SP}be|will{_SP}be|remains){_E})
         {_ADVERB}
       | (?:i|we)(?:['’](?:d|ll|m))?
         (?:{_SP}(?:would|will|should|shall|must|can|do|now|then|therefore|thus|finally|rather|instead|still
@@ -187,12 +203,65 @@ ANSWER_MARKER = re.compile(
         [ \t]*(?:[,:;][ \t]*)?
         (?:(?:no|it['’]s|it{_SP}is|it{_SP}should{_SP}be|should{_SP}be|the{_SP}answer{_SP}is){_E}[ \t]*[,:;]?)?
       | \\boxed[ \t]*\{{[ \t]*(?:\\text(?:bf|rm)?[ \t]*\{{)?
+      | ^[ \t]*A[ \t]*:(?![^\n]*\n[ \t]*B[ \t]*[:.)])
       | ^[ \t]*(?:\#{{1,6}}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?(?:(?:final|correct|my){_SP})?(?:answer|label|relation|choice)
         [ \t]*(?:(?:\*\*|__)[ \t]*)?(?::[ \t]*)?(?:(?:\*\*|__)[ \t]*)?(?=\r?\n)
     )""",
     re.IGNORECASE | re.VERBOSE | re.MULTILINE,
 )
 """An answer marker (module docstring, layer 2); the marked text starts at the end of the match."""
+
+CONTINUATION = re.compile(
+    r"^[ \t#>*_\-]*(?:q|question|quesiton|input|example(?:[ \t]+\d{1,3})?|user|human|context|document|sentences?|text"
+    r"|passage|dialogue|options|given[ \t]+the[ \t]+(?:document|sentences?|text|dialogue))"
+    r"[ \t]*(?:(?:\*\*|__)[ \t]*)?:",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A line that starts a new question, few-shot style (``Q:``, ``Question:``, ``Input:``, ``Given the document:``,
+``Options:`` …): after an answer, the model is inventing the next example (module docstring, "Continuation")."""
+
+
+def continuation_start(text: str, after: int) -> int | None:
+    """Offset of the first :data:`CONTINUATION` line starting at or after ``after``, ``None`` if there is none
+    (one scan from ``after``)."""
+    match = CONTINUATION.search(text, after)
+    return match.start() if match is not None else None
+
+
+CONCLUSION = re.compile(
+    r"(?<![^\W_])(?:therefore|thus|so|hence|consequently|overall|ultimately|in[ \t]+(?:conclusion|summary|short)"
+    r"|to[ \t]+(?:conclude|summari[sz]e)|all[ \t]+in[ \t]+all)(?![^\W_])",
+    re.IGNORECASE,
+)
+"""A conclusion cue (``Therefore``, ``So``, ``In conclusion`` …); it opens a concluding sentence when only white
+space, markdown or bullets stand between it and the previous sentence end or line break (:func:`conclusion_ends`)."""
+
+_SENTENCE_BREAK = re.compile(r"[.!?\n]")
+
+
+def _opens_sentence(text: str, pos: int) -> bool:
+    """Only spaces, tabs or markdown (at most 16 characters) stand between ``pos`` and the text's start, a line
+    break or ``.`` ``!`` ``?`` ``:``."""
+    k, low = pos, max(0, pos - 16)
+    while k > low and text[k - 1] in " \t*_#>-":
+        k -= 1
+    return k == 0 or text[k - 1] in ".!?:\n\r"
+
+
+def conclusion_ends(text: str) -> list[int]:
+    """End offsets of the :data:`CONCLUSION` cues that open a sentence, ascending (one scan, a bounded look-back
+    per cue)."""
+    return [m.end() for m in CONCLUSION.finditer(text) if _opens_sentence(text, m.start())]
+
+
+def in_conclusion(text: str, cues: Sequence[int], start: int, after: int = 0, reach: int = 200) -> bool:
+    """Whether offset ``start`` lies in a concluding sentence: the last cue end ``e <= start`` of
+    :func:`conclusion_ends` is ``>= after``, at most ``reach`` characters back, with no sentence end between."""
+    i = bisect_right(cues, start) - 1
+    if i < 0 or cues[i] < after or start - cues[i] > reach:
+        return False
+    return _SENTENCE_BREAK.search(text, cues[i], start) is None
+
 
 MARK_GAP = re.compile(r"[\s*_`'\"“”‘’\[(<:=\-–—>]*")
 """What may stand between an answer marker and the answer it marks (``fullmatch`` on the gap)."""
@@ -269,6 +338,18 @@ _ALONE_PREFIX = re.compile(r"[ \t]*(?:[-+•][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|_
 _ALONE_SUFFIX = re.compile(r"[ \t]{0,2}[.!]?(?:\*\*|__)[ \t]*[.!]?[ \t]*\r?")
 _HEADER_LINE = re.compile(r"[ \t]{0,3}#")
 _LOOK = 16  # characters looked at around a mention for the bounded context checks
+_FIELD_PREFIX = re.compile(r"[ \t]*(?:[-+*•][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)[ \t]{0,2}")
+_CONCLUSION_CUE = re.compile(r"[\s*_#>\-]*" + CONCLUSION.pattern, re.IGNORECASE)
+_COPULA_BEFORE = re.compile(
+    r"(?<![^\W_])(?:is|are|was|were|would[ \t]+be|should[ \t]+be|must[ \t]+be|remains"
+    r"|(?:best[ \t]+)?(?:described|classified|labell?ed|categori[sz]ed)[ \t]+as)"
+    r"(?:[ \t]+(?:clearly|probably|likely|most[ \t]+likely|definitely|certainly|indeed))?(?:[ \t]+(?:a|an|the))?"
+    r"[ \t]*[*_`'\"“”‘’(\[]*$",
+    re.IGNORECASE,
+)
+_SENTENCE_END_AFTER = re.compile(r"[*_`'\"“”‘’)\]]*[ \t]*(?:[.!]|$)", re.MULTILINE)
+_SENTENCE = 200  # longest concluding sentence looked at (characters before the label)
+_COPULA_LOOK = 48  # characters before the label in which the copula is looked for
 
 
 @dataclass(frozen=True)
@@ -393,10 +474,32 @@ def _on_header_line(text: str, lines: _Lines, m: _Mention) -> bool:
     return _HEADER_LINE.match(text, lines.bounds(m.start)[0]) is not None
 
 
-def _is_field_name(text: str, m: _Mention) -> bool:
-    """The mention is a bold field name: ``**Comment:**`` or ``**Comment**:``."""
+def _is_field_name(text: str, lines: _Lines, m: _Mention) -> bool:
+    """The mention is a bold field name at the start of its line (a bullet or list number allowed):
+    ``**Comment:**`` or ``- **Comment**:``. A bold label with a colon inside a sentence is not one."""
     before = text[max(0, m.start - 4) : m.start]
-    return bool(_BOLD_BEFORE.search(before)) and _BOLD_COLON_AFTER.match(text, m.end) is not None
+    if not (_BOLD_BEFORE.search(before) and _BOLD_COLON_AFTER.match(text, m.end) is not None):
+        return False
+    line_start = lines.bounds(m.start)[0]
+    return m.start - line_start <= _LOOK and _FIELD_PREFIX.fullmatch(text, line_start, m.start) is not None
+
+
+def _is_concluded(text: str, m: _Mention, last_content: int) -> bool:
+    """The mention ends a concluding sentence after a copula: ``Therefore, the relation is BEFORE.``,
+    ``So, … is **Temporal**.`` (a conclusion cue opens the sentence), or the answer's last sentence
+    ``The function here is Emphatic.`` (module docstring, layer 2)."""
+    end = _SENTENCE_END_AFTER.match(text, m.end)
+    if end is None:
+        return False
+    window_start = max(0, m.start - _SENTENCE)
+    window = text[window_start : m.start]
+    boundary = max(window.rfind(c) for c in ".!?\n")
+    if boundary < 0 and window_start > 0:
+        return False
+    sentence_start = window_start + boundary + 1
+    if _COPULA_BEFORE.search(text, max(sentence_start, m.start - _COPULA_LOOK), m.start) is None:
+        return False
+    return _CONCLUSION_CUE.match(text, sentence_start, m.start) is not None or end.end() >= last_content
 
 
 def _is_bold_alone(text: str, lines: _Lines, m: _Mention) -> bool:
@@ -450,9 +553,18 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
     """
     lookup, pattern = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())))
     final = final_text(completion)
-    text = final.text
-    cut_off = final.cut_off
+    return _parse_label(final.text, labels, lookup, pattern, final.cut_off, continued=True)
 
+
+def _parse_label(
+    text: str,
+    labels: Sequence[str],
+    lookup: dict[str, str],
+    pattern: re.Pattern[str],
+    cut_off: bool,
+    continued: bool,
+) -> ParsedLabel:
+    """:func:`parse_label` on the answer part; ``continued``: look for a few-shot continuation to cut off."""
     whole = _clean_whole(text)
     if whole in lookup:
         return ParsedLabel(lookup[whole], (lookup[whole],), rule="whole", cut_off=cut_off)
@@ -462,16 +574,34 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
     if not mentions:
         return ParsedLabel(None, (), cut_off=cut_off)
     lines = _Lines(text)
-    fields = [_is_field_name(text, m) for m in mentions]
+    fields = [_is_field_name(text, lines, m) for m in mentions]
+    first = _first_line(text)
+    first_is_label = first is not None and _clean_whole(first) in lookup and not _label_list(text, first, lookup)
 
     # layer 2: the last marked choice
     ends = marker_ends(text)
-    last_marked: int | None = None
+    last_content = len(text.rstrip(" \t\r\n*_`'\"“”‘’"))
+    marks: list[int] = []
     previous_end = 0
     for i, m in enumerate(mentions):
-        if not fields[i] and (marked(text, ends, m.start, previous_end) or _is_bold_alone(text, lines, m)):
-            last_marked = i
+        if not fields[i] and (
+            marked(text, ends, m.start, previous_end)
+            or _is_bold_alone(text, lines, m)
+            or _is_concluded(text, m, last_content)
+        ):
+            marks.append(i)
         previous_end = m.end
+
+    # continuation: after the first answer, a new question of the model's own ends the answer
+    if continued:
+        answered = [mentions[marks[0]].end] if marks else []
+        if first_is_label and first is not None:
+            answered.append(text.index(first) + len(first))
+        stop = continuation_start(text, min(answered)) if answered else None
+        if stop is not None:
+            return _parse_label(text[:stop], labels, lookup, pattern, cut_off, continued=False)
+
+    last_marked = marks[-1] if marks else None
     if last_marked is not None:
         chosen = mentions[last_marked]
         following = mentions[last_marked + 1] if last_marked + 1 < len(mentions) else None
@@ -484,8 +614,7 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
         return ParsedLabel(chosen.label, candidates, rule="marker", cut_off=cut_off)
 
     # layer 3: a lone label on the first line (not the first item of a list of labels)
-    first = _first_line(text)
-    if first is not None and _clean_whole(first) in lookup and not _label_list(text, first, lookup):
+    if first_is_label and first is not None:
         return ParsedLabel(lookup[_clean_whole(first)], candidates, rule="first_line", cut_off=cut_off)
 
     # layer 4: exactly one distinct label named

@@ -1,0 +1,87 @@
+"""Answer forms written for the reading tests: each builds a completion from the gold answer, another answer and
+the label set, and says what a careful reader reads from it (``"gold"`` or ``"invalid"``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Form:
+    """One answer shape: ``write(gold, other, labels)`` -> completion; ``expect`` is ``"gold"`` or ``"invalid"``."""
+
+    name: str
+    write: Callable[[str, str, Sequence[str]], str]
+    expect: str
+
+
+def _listed(labels: Sequence[str]) -> str:
+    return ", ".join(labels)
+
+
+def _options(labels: Sequence[str]) -> str:
+    return "Options:\n" + "\n".join(f"- {label}" for label in labels)
+
+
+LABEL_FORMS: tuple[Form, ...] = (
+    Form(
+        "conclusion after reasoning",
+        lambda g, o, ls: (
+            f"The candidates are {_listed(ls)}. {o} needs a different context here, and the rest fit "
+            f"even less.\nTherefore, the best reading here is {g}."
+        ),
+        "gold",
+    ),
+    Form(
+        "conclusion, bold label",
+        lambda g, o, ls: (
+            f"Going through {_listed(ls)} one by one, only one matches the passage.\n\nSo, in the end, "
+            f"this instance is **{g}**."
+        ),
+        "gold",
+    ),
+    Form(
+        "last sentence states the result",
+        lambda g, o, ls: (
+            f"Each of {_listed(ls)} was weighed against the text; {o} came close.\nThe final result is **{g}**."
+        ),
+        "gold",
+    ),
+    Form(
+        "bold label, colon, explanation",
+        lambda g, o, ls: (
+            f"The function of the marker in this passage is **{g}**: the writer uses it that way, "
+            f"which rules out readings such as {o}."
+        ),
+        "gold",
+    ),
+    Form("answer line after an option list", lambda g, o, ls: f"{_options(ls)}\nA: {g}", "gold"),
+    Form(
+        "few-shot continuation",
+        lambda g, o, ls: (
+            f"A: {g}\n\nQ: What is the function in the next passage?\n{_options(ls)}\nA: {o}\n\n"
+            f"Q: And in this one?\nA: {o}"
+        ),
+        "gold",
+    ),
+    Form(
+        "few-shot continuation, answer marker",
+        lambda g, o, ls: f"Answer: {g}\n\nQuestion: Which label fits the following text?\nAnswer: {o}",
+        "gold",
+    ),
+    Form(
+        "analysis that never commits",
+        lambda g, o, ls: (
+            f"This could be considered {g}, since it stresses the point; however, it might also be "
+            f"read as {o}, and without more context it is hard to say."
+        ),
+        "invalid",
+    ),
+    Form(
+        "tentative conclusion",
+        lambda g, o, ls: f"So, it could be {g}. However, {o} is also possible.",
+        "invalid",
+    ),
+)
+"""Label-choice answers (discourse markers, temporal relations, DISRPT)."""

@@ -1,0 +1,30 @@
+"""The answer forms of ``reading_forms`` through the real tasks (scripted mockllm on the mirrored data): each
+sample gets one form, and each is read as a careful reader reads it (the gold label, or invalid and counted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.shared.reading_forms import LABEL_FORMS
+from tests.shared.test_answer_extraction_e2e import LABEL_TASKS, _other, _run, _state
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
+
+
+@pytest.mark.parametrize(("make_task", "dataset", "labels", "gold_of"), LABEL_TASKS)
+def test_every_label_form_is_read_as_a_careful_reader_reads_it(tmp_path, make_task, dataset, labels, gold_of):
+    given: dict[object, int] = {}
+
+    def respond(messages):
+        state = _state()
+        form = LABEL_FORMS[given.setdefault(state.sample_id, len(given))]
+        gold = gold_of(state)
+        return form.write(gold, _other(labels, gold), labels)
+
+    log = _run(tmp_path, make_task(), respond, limit=len(LABEL_FORMS))
+    assert len(given) == len(LABEL_FORMS)
+    for sample in log.samples:
+        form = LABEL_FORMS[given[sample.id]]
+        [score] = [s for s in sample.scores.values() if s is not None and s.metadata]
+        expected = (1.0, 0.0) if form.expect == "gold" else (0.0, 1.0)
+        assert (score.value["accuracy"], score.value["invalid"]) == expected, (form.name, score.answer)
