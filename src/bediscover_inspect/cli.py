@@ -28,6 +28,11 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from bediscover_inspect.run import RunRefused, closing_lines, lock_of, run_guard
+from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_name, interrupted_line
+from bediscover_inspect.run.failures import is_disk_full
+from bediscover_inspect.run.options import add_arguments as add_run_bounds
+from bediscover_inspect.run.options import eval_set_options
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
     TASK_NAMES,
@@ -156,12 +161,6 @@ def build_tasks(
     return tasks
 
 
-EXIT_INTERRUPTED = 130
-"""Exit code of a run stopped by Ctrl-C (SIGINT), the shell convention 128 + 2."""
-
-RESUME_HINT = "re-run the same command to resume: finished evals are skipped and finished samples kept"
-
-
 def plain_message(exc: BaseException) -> str:
     """An exception's message on one line, without Rich console markup (``[bold][blue]…[/blue][/bold]``)."""
     return one_line(exc)
@@ -285,7 +284,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if not cells or args.workers > 1:
         model = check_model(args.model, args.model_base_url, model_args) if cells else None
-        code, line = workers.run_spread(args, cells, model)
+        with run_guard(
+            args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args), check=bool(cells)
+        ):
+            code, line = workers.run_spread(args, cells, model)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
     generate: dict[str, Any] = {}
@@ -299,38 +301,45 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
     model = check_model(args.model, args.model_base_url, model_args)
-    logs: Sequence[Any] = []
-    interrupted = False
-    previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
-    try:
-        _success, logs = eval_set(
-            tasks,
-            log_dir=args.log_dir,
-            model=model,
-            limit=args.limit,
-            retry_attempts=args.retry_attempts,
-            max_tasks=args.max_tasks,
-            max_samples=args.max_samples,
-            log_dir_allow_dirty=True,
-            display=args.display,
-            score_display=args.score_display,
-            **generate,
-        )
-    except KeyboardInterrupt:
-        interrupted = True
-    except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
-        raise UsageError(plain_message(exc)) from exc
-    except ValueError as exc:  # Inspect's configuration checks
-        raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
-    finally:
-        signal.signal(signal.SIGINT, previous_handler)
-    if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
-        left = workers.logs_of_cells(_logs_in(args.log_dir), cells)
-        interrupted = interrupted or any(log.status == "cancelled" for log in left)
-        logs = logs or left
-    code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
-    workers.write_result(args.worker_result, logs, len(tasks))
-    print(line, file=sys.stderr if code else sys.stdout)
+    with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
+        logs: Sequence[Any] = []
+        interrupted = False
+        previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
+        try:
+            _success, logs = eval_set(
+                tasks,
+                log_dir=args.log_dir,
+                model=model,
+                limit=args.limit,
+                max_tasks=args.max_tasks,
+                max_samples=args.max_samples,
+                log_dir_allow_dirty=True,
+                display=args.display,
+                score_display=args.score_display,
+                **eval_set_options(args),
+                **generate,
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+        except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
+            raise UsageError(plain_message(exc)) from exc
+        except ValueError as exc:  # Inspect's configuration checks
+            raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            watch.message = str(exc)
+        finally:
+            signal.signal(signal.SIGINT, previous_handler)
+        if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
+            left = workers.logs_of_cells(_logs_in(args.log_dir), cells)
+            interrupted = interrupted or any(log.status == "cancelled" for log in left)
+            logs = logs or left
+        code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
+        workers.write_result(args.worker_result, logs, len(tasks))
+        code, lines = closing_lines(watch, code, line, logs, args.log_dir)
+        for text in lines:
+            print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)
     return code
 
 
@@ -429,7 +438,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--top-p", type=float, default=None, help="override the Table 7 top_p preset")
     run.add_argument("--max-tasks", type=int, default=None)
     run.add_argument("--max-samples", type=int, default=None)
-    run.add_argument("--retry-attempts", type=int, default=None)
     run.add_argument("--display", default=None, choices=["full", "conversation", "rich", "plain", "log", "none"])
     run.add_argument(
         "--score-display",
@@ -440,6 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     from bediscover_inspect.workers import add_arguments as add_scale_arguments
 
     add_scale_arguments(run)
+    add_run_bounds(run)
     run.set_defaults(func=cmd_run)
 
     report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
@@ -498,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)  # what a worker process is started with
     try:
         return args.func(args)
-    except UsageError as exc:  # expected user errors: one line, no traceback, exit code 2 (as argparse)
+    except (UsageError, RunRefused) as exc:  # expected errors: one line, no traceback, exit code 2 (as argparse)
         if os.environ.get("BEDISCOVER_TRACEBACK"):
             raise
         print(f"bediscover {args.command}: error: {exc}", file=sys.stderr)
@@ -511,7 +520,11 @@ def console_main() -> None:
     An interrupted run exits through ``os._exit`` once its closing line is printed: a thread of the eval that is
     still blocked (a model call in flight, say) would otherwise keep the interpreter from exiting.
     """
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before the eval set started (building tasks, loading the model …)
+        print(interrupted_line(command_name()), file=sys.stderr)
+        code = EXIT_INTERRUPTED
     if code == EXIT_INTERRUPTED:
         sys.stdout.flush()
         sys.stderr.flush()

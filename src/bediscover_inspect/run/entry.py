@@ -1,0 +1,43 @@
+"""The ``bediscover`` console script: a Ctrl-C while the command starts up (importing Inspect takes seconds)
+ends it with one line and exit code 130 instead of a ``KeyboardInterrupt`` traceback.
+
+This module imports nothing heavy itself, so the interrupt is caught from the first moment the script runs
+Python code of this package; :func:`bediscover_inspect.cli.console_main` takes over once it is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+EXIT_INTERRUPTED = 130
+"""Exit code of a command stopped by Ctrl-C (SIGINT), the shell convention 128 + 2."""
+
+RESUME_HINT = "re-run the same command to resume: finished evals are skipped and finished samples kept"
+"""The advice every unfinished ``bediscover run`` ends with."""
+
+
+def interrupted_line(command: str, during: str = "") -> str:
+    """The one line of a command stopped by Ctrl-C (``run`` adds :data:`RESUME_HINT`)."""
+    hint = f" ({RESUME_HINT})" if command == "run" else ""
+    return f"bediscover {command}: interrupted{during}{hint}"
+
+
+def command_name() -> str:
+    """The sub-command named on the command line (``run``, ``report`` …), ``""`` before one is given."""
+    return next((arg for arg in sys.argv[1:] if not arg.startswith("-")), "")
+
+
+def console_main() -> None:
+    """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130."""
+    try:
+        from bediscover_inspect.cli import console_main as cli_main
+    except KeyboardInterrupt:
+        print(interrupted_line(command_name(), " during start-up"), file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+    cli_main()
+
+
+if __name__ == "__main__":
+    console_main()

@@ -1,0 +1,141 @@
+"""What went wrong in a ``bediscover run``, said once: the closing summary of sample errors, and the full-disk stop.
+
+* :func:`failure_lines`: one line per kind of sample error (the exception type Inspect recorded, e.g. a reply
+  that is not JSON), with the number of samples it ended and one example message, plus one line counting the
+  samples that were re-asked after an error.
+* :class:`DiskFullWatch`: a logging handler on Inspect's logger. The first record of a write that failed with
+  ``ENOSPC`` stops the eval set at once, as a Ctrl-C would (Inspect would otherwise retry the eval ten times
+  against the same full disk); the samples already answered stay in Inspect's sample buffer (outside the log
+  directory), so the re-run after space was freed recovers them instead of asking the server again.
+"""
+
+from __future__ import annotations
+
+import _thread
+import errno
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+ERROR_GLOSS = {
+    "JSONDecodeError": "the server's reply is not valid JSON",
+    "UnicodeDecodeError": "the server's reply is not UTF-8 text",
+    "IndexError": "an empty list where a value was expected, e.g. a reply with no choices",
+    "OpenAIResponseError": "the server's reply is not a chat completion (an HTML page?), on every retry",
+    "AttemptTimeoutError": "no reply within --attempt-timeout, on every retry",
+    "APITimeoutError": "no reply within the client's timeout, on every retry",
+    "APIConnectionError": "the server could not be reached, on every retry",
+    "InternalServerError": "the server answered HTTP 5xx on every retry",
+    "RateLimitError": "the server answered HTTP 429 on every retry",
+}
+"""Plain words for the exception types a misbehaving server causes (the summary line adds them)."""
+
+
+def error_kind(message: str) -> str:
+    """The exception type of an error message as Inspect records it: ``"JSONDecodeError('…')"`` ->
+    ``"JSONDecodeError"``, ``"RetryError(<Future … raised InternalServerError>)"`` -> ``"InternalServerError"``;
+    a message without one is its own kind."""
+    raised = re.search(r"\braised (\w+)>", message)  # tenacity's RetryError(<Future … raised X>): retries used up
+    if raised:
+        return raised.group(1)
+    head = message.strip().split("(", 1)[0].split(":", 1)[0].strip()
+    return head if head.isidentifier() else message.strip()
+
+
+def failure_lines(logs: Sequence[Any]) -> list[str]:
+    """The closing summary lines of the sample errors in ``logs`` (eval log headers with a ``location``).
+
+    Returns:
+        One line per kind of error, most frequent first: ``bediscover run: 3 samples ended in error (not scored):
+        JSONDecodeError — the server's reply is not valid JSON; e.g. JSONDecodeError('Expecting value…')``;
+        then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any were. Empty
+        when no sample erred. An unreadable log counts as its own kind.
+    """
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    kinds: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    retried = recovered = 0
+    unreadable: list[str] = []
+    for log in logs:
+        location = getattr(log, "location", None)
+        if not location:
+            continue
+        try:
+            summaries = read_eval_log_sample_summaries(location)
+        except Exception as exc:  # noqa: BLE001 - a log cut short by a crash or a full disk
+            unreadable.append(f"bediscover run: unreadable log {location}: {type(exc).__name__}: {exc}")
+            continue
+        for summary in summaries:
+            if summary.retries:
+                retried += 1
+                recovered += summary.error is None
+            if summary.error is not None:
+                kind = error_kind(str(summary.error))
+                kinds[kind] += 1
+                example.setdefault(kind, " ".join(str(summary.error).split()))
+    lines = []
+    for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+        gloss = f" — {ERROR_GLOSS[kind]}" if kind in ERROR_GLOSS else ""
+        shown = example[kind] if len(example[kind]) <= 160 else example[kind][:157] + "..."
+        noun = "sample" if count == 1 else "samples"
+        lines.append(f"bediscover run: {count} {noun} ended in error (not scored): {kind}{gloss}; e.g. {shown}")
+    if retried:
+        noun = "sample" if retried == 1 else "samples"
+        lines.append(f"bediscover run: {retried} {noun} re-asked after an error ({recovered} answered on a retry)")
+    return lines + unreadable
+
+
+def is_disk_full(exc: BaseException | None) -> bool:
+    """``exc`` (or an exception it was raised from) is an ``OSError`` with ``errno`` ``ENOSPC``."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+class DiskFullWatch(logging.Handler):
+    """Stops the run (``_thread.interrupt_main``, as a Ctrl-C) at the first logged write failure with ENOSPC.
+
+    Attributes:
+        message: the first such record's message, ``None`` while the disk has room.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.message: str | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.message is not None:
+            return
+        exc = record.exc_info[1] if record.exc_info else None
+        text = record.getMessage()
+        if is_disk_full(exc) or f"[Errno {errno.ENOSPC}]" in text:
+            self.message = f"[Errno {errno.ENOSPC}] {errno.errorcode[errno.ENOSPC]}: No space left on device"
+            _thread.interrupt_main()
+
+
+@contextmanager
+def watch_disk_full() -> Iterator[DiskFullWatch]:
+    """A :class:`DiskFullWatch` on the ``inspect_ai`` logger for the duration of the block."""
+    watch = DiskFullWatch()
+    logger = logging.getLogger("inspect_ai")
+    logger.addHandler(watch)
+    try:
+        yield watch
+    finally:
+        logger.removeHandler(watch)
+
+
+def disk_full_line(log_dir: str) -> str:
+    """The closing line of a run stopped by a full disk."""
+    return (
+        f"bediscover run: stopped: the disk holding {log_dir} is full (No space left on device); free space, "
+        "then re-run the same command to resume: finished samples are kept"
+    )

@@ -1,0 +1,81 @@
+"""One ``bediscover run`` per log directory at a time.
+
+Two eval sets writing into one directory each run every sample (twice the cost) and leave two logs per eval.
+:func:`log_dir_lock` holds an exclusive ``flock`` on ``<log dir>/.bediscover-run.lock`` for the whole run; the
+file records the holder's pid, host and command line, so the second run can say who holds it. The operating
+system drops the lock when the holding process ends in any way (kill -9 included), so a killed run never
+leaves the directory locked; the file itself stays and is reused.
+
+Remote log directories (``s3://…`` and other fsspec URLs) are not locked: ``flock`` works on local files only.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+LOCK_NAME = ".bediscover-run.lock"
+"""The lock file inside the log directory."""
+
+
+class LogDirInUse(Exception):
+    """Another live process holds the log directory's lock (the message names it)."""
+
+
+def _is_remote(log_dir: str) -> bool:
+    scheme, sep, _ = log_dir.partition("://")
+    return bool(sep) and scheme != "file"
+
+
+def _holder(fd: int) -> str:
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        info = json.loads(os.read(fd, 65536).decode("utf-8") or "{}")
+    except (OSError, ValueError):
+        info = {}
+    if not info.get("pid"):
+        return "another process"
+    started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.get("started", 0)))
+    return f"process {info['pid']} on {info.get('host', '?')} (`{info.get('command', '?')}`, started {started})"
+
+
+@contextmanager
+def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[None]:
+    """Hold ``log_dir``'s run lock (the file ``name`` in it) for the block (the directory is created if missing).
+
+    Raises:
+        LogDirInUse: another process holds it; the message names its pid, host, command and start time.
+    """
+    if _is_remote(log_dir):
+        yield
+        return
+    path = os.path.join(log_dir.removeprefix("file://"), name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LogDirInUse(
+                f"{log_dir} is in use by {_holder(fd)}; wait for it to end, or stop it and re-run to resume"
+            ) from None
+        record = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "command": " ".join(["bediscover", *sys.argv[1:]]),
+            "started": time.time(),
+        }
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(record).encode("utf-8"), 0)
+        except OSError:  # a full disk: the lock holds all the same, only the holder's name is missing
+            pass
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

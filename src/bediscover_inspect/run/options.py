@@ -1,0 +1,151 @@
+"""The bounds of ``bediscover run``: how long a model call may take, how often it is retried, how many sample
+errors an eval tolerates, passed to :func:`inspect_ai.eval_set`.
+
+Inspect's own defaults retry a model call without end (no ``max_retries``, no ``timeout``), fail an eval on its
+first sample error, and retry a failed eval 10 times. ``bediscover run`` bounds every level instead
+(:data:`DEFAULTS`), so a run against a dead or broken server ends in minutes with every failure counted:
+
+* a model call: ``--attempt-timeout`` seconds per attempt, ``--max-retries`` retries after the first attempt
+  (Inspect waits about 3, 6, 12, 24, 48 s between them, so a server that refuses every connection fails a call in
+  about 1.5 minutes), ``--timeout`` seconds in all when given;
+* a sample: a call that still fails (or a reply that cannot be read: malformed JSON, no choices …) is that sample's
+  error; the sample is re-asked ``--retry-on-error`` times before the error stays;
+* an eval: it fails when ``--fail-on-error`` of its samples ended in error (a fraction of its samples below 1, a
+  count from 1 up; Inspect's ``fail_on_error``). It runs to its end all the same (Inspect's ``continue_on_fail``:
+  every sample is tried and counted, and a failing eval prints no traceback); the eval set then re-runs a failed
+  eval's unfinished samples ``--retry-attempts`` times. Samples in error within the budget stay in the log as
+  errors, unscored.
+
+None of these options enters Inspect's task identity, so a resumed run may change them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RunBounds:
+    """Default bounds of ``bediscover run`` (see the module docstring).
+
+    Attributes:
+        attempt_timeout: seconds one request to the model may take (20 min: a reasoning model generating the
+            paper's largest budget, 32768 tokens, at 30 tokens/s under load needs about 18 min).
+        max_retries: retries of one model call after its first attempt.
+        timeout: seconds one model call may take over all its attempts; ``None``: bounded by the two above.
+        retry_on_error: times a sample that ended in error is re-asked.
+        fail_on_error: sample errors that fail an eval (a fraction of its samples below 1, a count from 1).
+        retry_attempts: times the eval set re-runs a failed eval.
+    """
+
+    attempt_timeout: int = 1200
+    max_retries: int = 5
+    timeout: int | None = None
+    retry_on_error: int = 1
+    fail_on_error: float = 0.1
+    retry_attempts: int = 2
+
+
+DEFAULTS = RunBounds()
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> int:
+    value = _count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"expected seconds >= 1, got {text!r}")
+    return value
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1) or a count >= 1, got {text!r}") from None
+    if value < 0 or (value >= 1 and not value.is_integer()):
+        raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1) or a count >= 1, got {text!r}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--attempt-timeout``, ``--timeout``, ``--max-retries``, ``--retry-on-error``, ``--fail-on-error`` and
+    ``--retry-attempts`` to the ``bediscover run`` parser, with :data:`DEFAULTS`."""
+    group = parser.add_argument_group("bounds (a run against a broken server ends, every failure counted)")
+    group.add_argument(
+        "--attempt-timeout",
+        type=_seconds,
+        default=DEFAULTS.attempt_timeout,
+        metavar="S",
+        help="seconds one request to the model may take before it is abandoned and retried (default %(default)s)",
+    )
+    group.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULTS.timeout,
+        metavar="S",
+        help="seconds one model call may take over all its retries (default: bounded by --attempt-timeout and "
+        "--max-retries)",
+    )
+    group.add_argument(
+        "--max-retries",
+        type=_count,
+        default=DEFAULTS.max_retries,
+        metavar="N",
+        help="retries of a failed model call (connection refused, HTTP 5xx or 429, timeout) before the sample "
+        "ends in error (default %(default)s; Inspect's own default retries without end)",
+    )
+    group.add_argument(
+        "--retry-on-error",
+        type=_count,
+        default=DEFAULTS.retry_on_error,
+        metavar="N",
+        help="times a sample that ended in error (an unreadable reply, retries used up) is re-asked "
+        "(default %(default)s)",
+    )
+    group.add_argument(
+        "--fail-on-error",
+        type=_budget,
+        default=DEFAULTS.fail_on_error,
+        metavar="BUDGET",
+        help="an eval fails when this many of its samples ended in error: a fraction of its samples (below 1) or "
+        "a count (1 and up); 0 fails on the first error (default %(default)s)",
+    )
+    group.add_argument(
+        "--retry-attempts",
+        type=_count,
+        default=DEFAULTS.retry_attempts,
+        metavar="N",
+        help="times the eval set re-runs a failed eval's unfinished samples (default %(default)s; Inspect's is 10)",
+    )
+
+
+def eval_set_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The :func:`inspect_ai.eval_set` keyword arguments of the bounds in ``args`` (from :func:`add_arguments`).
+
+    ``--fail-on-error 0`` becomes ``fail_on_error=True`` (fail on the first error), a budget of 1 or more a
+    count, below 1 a fraction of the eval's samples (Inspect's convention); ``continue_on_fail`` is always on.
+    """
+    budget = args.fail_on_error
+    fail_on_error: bool | float = True if budget == 0 else (int(budget) if budget >= 1 else budget)
+    options: dict[str, Any] = {
+        "attempt_timeout": args.attempt_timeout,
+        "max_retries": args.max_retries,
+        "retry_on_error": args.retry_on_error,
+        "fail_on_error": fail_on_error,
+        "retry_attempts": args.retry_attempts,
+        "continue_on_fail": True,
+    }
+    if args.timeout is not None:
+        options["timeout"] = args.timeout
+    return options

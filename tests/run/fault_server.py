@@ -1,0 +1,120 @@
+"""An OpenAI-compatible chat-completions server on 127.0.0.1 that misbehaves on purpose, for the run tests.
+
+    python tests/run/fault_server.py --bad malformed --every 3 --port-file PORT --requests-file REQUESTS
+
+Every request is numbered from 1; request ``n`` gets the ``--bad`` reply when ``n`` is a multiple of ``--every``
+and ``n <= --first`` (when given), else a valid reply (the text of ``--answer``, usage set). Each request appends
+one JSON line ``{"n", "kind", "prompt"}`` to ``--requests-file`` (``prompt``: a hash of the messages, so a test
+can tell whether one sample was asked twice). The process stops by itself after ``--max-requests`` requests or
+``--max-seconds`` seconds, whichever comes first, so a run that never ends cannot keep it alive.
+
+Bad replies (:data:`KINDS`): ``malformed`` (a JSON body cut short), ``empty_choices`` (``"choices": []``),
+``non_utf8`` (bytes that are not UTF-8, sent as JSON), ``html200`` (a gateway's HTML error page, status 200),
+``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``), ``http500``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+KINDS = ("ok", "malformed", "empty_choices", "non_utf8", "html200", "no_usage", "slow", "http500")
+
+
+def _reply(body: dict[str, Any], n: int, text: str, usage: bool) -> dict[str, Any]:
+    reply: dict[str, Any] = {
+        "id": f"chatcmpl-{n}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "fault"),
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+    }
+    if usage:
+        reply["usage"] = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+    return reply
+
+
+def create_app(args: argparse.Namespace) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    count = {"n": 0}
+
+    async def completions(request: Request) -> Response:
+        body = await request.json()
+        count["n"] += 1
+        n = count["n"]
+        bad = n % args.every == 0 and (args.first is None or n <= args.first)
+        kind = args.bad if bad else "ok"
+        prompt = hashlib.sha1(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()[:12]
+        with open(args.requests_file, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"n": n, "kind": kind, "prompt": prompt}) + "\n")
+        if n >= args.max_requests:
+            asyncio.get_running_loop().call_later(0.5, os._exit, 0)
+        if kind == "malformed":
+            return Response('{"id": "chatcmpl-x", "choices": [{"index": 0, "mess', media_type="application/json")
+        if kind == "empty_choices":
+            reply = _reply(body, n, args.answer, usage=True)
+            reply["choices"] = []
+            return JSONResponse(reply)
+        if kind == "non_utf8":
+            return Response(b'{"id": "\xff\xfe\xfa", "choices": [\xc3\x28]}', media_type="application/json")
+        if kind == "html200":
+            return Response("<html><body><h1>502 Bad Gateway</h1></body></html>", media_type="text/html")
+        if kind == "http500":
+            return JSONResponse({"error": {"message": "internal error"}}, status_code=500)
+        if kind == "slow":
+            await asyncio.sleep(args.slow_seconds)
+        return JSONResponse(_reply(body, n, args.answer, usage=kind != "no_usage"))
+
+    async def models(request: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": "fault", "object": "model", "owned_by": "test"}]})
+
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+        ]
+    )
+
+
+def main() -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bad", choices=KINDS, default="ok")
+    parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--first", type=int, default=None)
+    parser.add_argument("--answer", default="Exclusionary")
+    parser.add_argument("--slow-seconds", type=float, default=30.0)
+    parser.add_argument("--max-requests", type=int, default=200)
+    parser.add_argument("--max-seconds", type=float, default=120.0)
+    parser.add_argument("--port-file", type=Path, required=True)
+    parser.add_argument("--requests-file", type=Path, required=True)
+    args = parser.parse_args()
+    args.requests_file.touch()
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(args), log_level="warning", access_log=False))
+
+    async def serve() -> None:
+        asyncio.get_running_loop().call_later(args.max_seconds, os._exit, 0)
+        args.port_file.write_text(str(sock.getsockname()[1]))
+        await server.serve(sockets=[sock])
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""``bediscover run`` against a server that misbehaves: every run ends, prints no traceback, counts its failures,
+and keeps each sample once in its logs."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+
+from .conftest import MODEL, SMALL_RUN, bediscover_run, finish, free_port, read_results, run_against
+
+
+def assert_each_sample_once(result, n: int = 4) -> None:
+    assert len(result.samples) == n, result.samples
+    assert set(result.samples.values()) == {1}, result.samples
+
+
+@pytest.mark.parametrize(
+    ("kind", "error_type"),
+    [("malformed", "JSONDecodeError"), ("empty_choices", "IndexError"), ("non_utf8", "UnicodeDecodeError")],
+)
+def test_a_bad_reply_is_that_samples_counted_error(fault_server, tmp_path, kind, error_type):
+    # requests 1-4 ask the four samples, 2 and 4 are bad; the two re-asks are requests 5 and 6, 6 is bad again:
+    # one sample ends in error, three are scored, six requests in all
+    server = fault_server("--bad", kind, "--every", "2")
+    result = run_against(server, tmp_path / "logs", "--fail-on-error", "3", "--retry-on-error", "1")
+    assert result.code == 0, result.text
+    assert "Traceback" not in result.text
+    assert_each_sample_once(result)
+    assert len(result.errors) == 1 and all(m.startswith(error_type) for m in result.errors.values())
+    assert sum(result.retries.values()) == 2
+    assert len(server.requests()) == 6
+    errors = [line for line in result.ours() if "ended in error" in line]
+    assert len(errors) == 1 and errors[0].startswith(
+        f"bediscover run: 1 sample ended in error (not scored): {error_type}"
+    )
+    assert "bediscover run: 2 samples re-asked after an error (1 answered on a retry)" in result.ours()
+    assert result.ours()[-1] == f"bediscover run: 1/1 evals complete in {tmp_path / 'logs'}"
+
+
+def test_a_broken_gateway_ends_the_run_over_budget_with_the_resume_hint(fault_server, tmp_path):
+    # an HTML page with status 200 for every request: each call is retried once (--max-retries 1), each sample
+    # re-asked once (--retry-on-error 1), the eval fails over its budget and is not re-run (--retry-attempts 0)
+    server = fault_server("--bad", "html200")
+    log_dir = tmp_path / "logs"
+    result = run_against(server, log_dir, "--max-retries", "1", "--retry-on-error", "1", "--retry-attempts", "0")
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert_each_sample_once(result)
+    assert len(result.errors) == 4 and result.statuses == ["error"]
+    assert len(server.requests()) == 4 * 2 * 2
+    ours = result.ours()
+    assert ours[0].startswith("bediscover run: 4 samples ended in error (not scored): OpenAIResponseError"), ours
+    assert ours[-1] == (
+        f"bediscover run: 0/1 evals complete in {log_dir}; 1 unfinished (re-run the same command to resume: "
+        "finished evals are skipped and finished samples kept)"
+    )
+
+
+def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_path):
+    # the server answers after 60 s; an attempt is abandoned after 2 s and retried once, then the sample errs
+    server = fault_server("--bad", "slow", "--slow-seconds", "60")
+    result = run_against(
+        server,
+        tmp_path / "logs",
+        *("--attempt-timeout", "2", "--max-retries", "1", "--retry-on-error", "0", "--fail-on-error", "5"),
+    )
+    assert result.code == 0, result.text
+    assert "Traceback" not in result.text
+    assert_each_sample_once(result)
+    assert len(result.errors) == 4
+    asked = Counter(request["prompt"] for request in server.requests())
+    assert len(asked) == 4 and set(asked.values()) <= {1, 2}  # a retry cut off before it reached the server: 1
+    assert any(
+        line.startswith("bediscover run: 4 samples ended in error (not scored): AttemptTimeoutError")
+        for line in result.ours()
+    )
+
+
+@pytest.mark.parametrize("variable", ["VLLM_BASE_URL", "FAULT_BASE_URL"])
+def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable):
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    model = "vllm/some-model" if variable == "VLLM_BASE_URL" else MODEL
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bediscover_inspect.run.entry",
+            "run",
+            "--model",
+            model,
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ]
+        + SMALL_RUN,
+        env={**os.environ, variable: url, "FAULT_API_KEY": "test"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"bediscover run: error: the model server at {url} (from {variable}) does not answer: Connection refused; "
+        f"start it or fix {variable}"
+    ]
+    assert not (tmp_path / "logs").exists()
+
+
+def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
+    server = fault_server("--bad", "slow", "--slow-seconds", "5")
+    log_dir = tmp_path / "logs"
+    first = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
+    lock = log_dir / ".bediscover-run.lock"
+    deadline = time.monotonic() + 120
+    while not (lock.exists() and lock.read_text()):  # the first run holds the lock once it has checked the server
+        assert time.monotonic() < deadline and first.poll() is None
+        time.sleep(0.1)
+    second = run_against(server, log_dir)
+    assert second.code == 2
+    assert len(second.lines) == 1
+    assert re.fullmatch(
+        rf"bediscover run: error: {re.escape(str(log_dir))} is in use by process {first.pid} on \S+ "
+        r"\(`bediscover run --model .*`, started [0-9: -]+\); wait for it to end, or stop it and re-run to resume",
+        second.lines[0],
+    ), second.lines
+    result = finish(first, log_dir)
+    assert result.code == 0, result.text
+    assert_each_sample_once(result)
+    assert len(server.requests()) == 4  # the second run asked nothing
+
+
+def test_a_killed_runs_lock_does_not_stay(fault_server, tmp_path):
+    server = fault_server("--bad", "slow", "--slow-seconds", "60")
+    log_dir = tmp_path / "logs"
+    first = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
+    deadline = time.monotonic() + 120
+    while len(server.requests()) < 4:  # all four samples asked: the run holds the lock
+        assert time.monotonic() < deadline and first.poll() is None
+        time.sleep(0.1)
+    first.kill()
+    first.communicate(timeout=60)
+    fast = fault_server()
+    result = run_against(fast, log_dir)
+    assert result.code == 0, result.text
+    assert_each_sample_once(result)
+    assert len(fast.requests()) == 4
+
+
+@pytest.mark.parametrize("delay", [0.2, 1.5, 3.0])
+def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server, tmp_path, delay):
+    server = fault_server()
+    log_dir = tmp_path / "logs"
+    proc = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    result = read_results(proc.returncode, out, log_dir)
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+    assert result.code == 130, out
+    assert result.ours()[-1].startswith("bediscover run: ") and result.ours()[-1].endswith(
+        "(re-run the same command to resume: finished evals are skipped and finished samples kept)"
+    ), out
+    assert set(result.samples.values()) <= {1}
