@@ -285,7 +285,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not cells or args.workers > 1:
         model = check_model(args.model, args.model_base_url, model_args) if cells else None
         with run_guard(
-            args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args), check=bool(cells)
+            args.model,
+            args.model_base_url,
+            model_args,
+            args.log_dir,
+            lock=lock_of(args) if cells else None,
+            check=bool(cells),
         ):
             code, line = workers.run_spread(args, cells, model)
         print(line, file=sys.stderr if code else sys.stdout)
