@@ -23,7 +23,7 @@ install: $(BIN)/python
 
 # (1) the main job: sentence ordering on the real NeurIPS abstracts with the embedded model, offline
 demo: install
-	$(BIN)/inspect eval evals/sentence_ordering.py -T datasets=nips-abs --model gguf/smollm2-135m \
+	$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
 		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens 256
 
 # (2) the full test suite

@@ -48,7 +48,7 @@ PAPER_TASK_ARGS: dict[str, dict[str, Any]] = {
     "discourse_markers": {"dataset": "all"},
     "temporal_reasoning": {"dataset": "all"},
     "discourse_relations": {},  # every corpus the data root has (absent ones are skipped by the task)
-    "sentence_ordering": {"datasets": "nips-abs"},  # the only sentence-ordering file in the offline mirror
+    "sentence_ordering": {"dataset": "nips-abs"},  # the only sentence-ordering file in the offline mirror
     "dialogue_parsing": {"dataset": "all", "mode": "incremental"},
 }
 """Task arguments covering every dataset the offline data root holds (paper subset is the task default)."""

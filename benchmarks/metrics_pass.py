@@ -35,9 +35,10 @@ def time_passes(log: str, task_name: str, repeats: int) -> dict[str, Any]:
     import importlib
 
     from _common import PAPER_TASK_ARGS, data_dir
-    from inspect_ai._eval.task.results import eval_results
     from inspect_ai.log import read_eval_log_samples
     from inspect_ai.scorer import SampleScore
+
+    from bediscover_inspect._inspect_compat import eval_results
 
     module = importlib.import_module(f"bediscover_inspect.{task_name}.task")
     task = getattr(module, task_name)(**PAPER_TASK_ARGS[task_name], data_dir=data_dir(), presets="none")

@@ -325,7 +325,7 @@ def bench_suite(
         "--display",
         "none",
         "-T",
-        "sentence_ordering.datasets=nips-abs",
+        "sentence_ordering.dataset=nips-abs",
     ]
     if score_display:
         args.append("--score-display")

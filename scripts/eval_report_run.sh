@@ -13,8 +13,8 @@ for seed in 0 1; do
   "$BIN/inspect" eval evals/discourse_markers.py "${COMMON[@]}" --seed "$seed" -T per_dataset=2
   "$BIN/inspect" eval evals/temporal_reasoning.py "${COMMON[@]}" --seed "$seed" -T per_dataset=2
   "$BIN/inspect" eval evals/discourse_relations.py "${COMMON[@]}" --seed "$seed" \
-    -T corpora=deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb -T per_dataset=2
-  "$BIN/inspect" eval evals/sentence_ordering.py "${COMMON[@]}" --seed "$seed" -T datasets=nips-abs -T per_dataset=4
+    -T dataset=deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb -T per_dataset=2
+  "$BIN/inspect" eval evals/sentence_ordering.py "${COMMON[@]}" --seed "$seed" -T dataset=nips-abs -T per_dataset=4
   "$BIN/inspect" eval evals/dialogue_parsing.py "${COMMON[@]}" --seed "$seed" -T dataset=stac \
     -T mode=incremental -T per_dataset=1
 done

@@ -25,7 +25,7 @@ def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
             "eval",
             "bediscover_inspect/sentence_ordering",
             "-T",
-            "datasets=nips-abs",
+            "dataset=nips-abs",
             "--model",
             "mockllm/model",
             "--limit",
@@ -58,8 +58,8 @@ def test_every_task_carries_the_report_marker(data_root):
     from bediscover_inspect.cli import TASK_NAMES, resolve_task
 
     selectors = {
-        "sentence_ordering": {"datasets": "nips-abs"},
-        "discourse_relations": {"corpora": "deu.pdtb.pcc"},
+        "sentence_ordering": {"dataset": "nips-abs"},
+        "discourse_relations": {"dataset": "deu.pdtb.pcc"},
         "discourse_markers": {"dataset": "otherwise"},
         "temporal_reasoning": {"dataset": "tdd-man"},
         "dialogue_parsing": {"dataset": "stac"},

@@ -1,9 +1,85 @@
-"""The one place the suite uses names Inspect does not export (checked against inspect-ai 0.3.285)."""
+"""Every private inspect_ai name the project uses, imported here and nowhere else (:data:`PRIVATE_NAMES`).
+
+Inspect's public API (``inspect_ai``, ``inspect_ai.model``, ``inspect_ai.scorer``, ``inspect_ai.util`` …) is used
+directly everywhere. The names here have no public equivalent in inspect-ai 0.3.x. After an Inspect upgrade,
+``tests/shared/test_inspect_compat.py`` fails for each one that moved or went, naming it and its use; the
+functions raise an ``ImportError`` saying the same when called, and the two exception classes fall back to
+``Exception`` (the messages stay, Inspect's CLI then adds a traceback).
+"""
 
 from __future__ import annotations
 
-from inspect_ai._eval.evalset import eval_set_id_for_log_dir
+import importlib
+from typing import Any
 
-__all__ = ["eval_set_id_for_log_dir"]
-"""``eval_set_id_for_log_dir(log_dir)``: the eval set id kept in ``log_dir`` (``.eval-set-id``), written with a new
-one when absent; :mod:`bediscover_inspect.workers` fixes it before its worker processes start."""
+PRIVATE_NAMES: dict[str, tuple[str, str]] = {
+    "PrerequisiteError": (
+        "inspect_ai._util.error",
+        "Inspect's CLI prints it without a traceback: the data errors derive from it, bediscover run reads a "
+        "provider that is not set up from it",
+    ),
+    "SilentException": (
+        "inspect_ai._util.error",
+        "Inspect's CLI exits 1 on it silently: a task that refused its arguments has printed its own message",
+    ),
+    "active_model": (
+        "inspect_ai.model._model",
+        "presets='auto' reads the Table 7 family of the model being evaluated while the task is built "
+        "(get_model() would create one from INSPECT_EVAL_MODEL)",
+    ),
+    "sample_state": ("inspect_ai.solver._task_state", "tests: a scripted mock model answers the sample it serves"),
+    "eval_results": ("inspect_ai._eval.task.results", "benchmarks: time Inspect's metric pass over sample scores"),
+    "eval_set_id_for_log_dir": (
+        "inspect_ai._eval.evalset",
+        "bediscover run --workers fixes the eval set id of the log dir (.eval-set-id) before its workers start",
+    ),
+}
+"""Name -> (the private Inspect module it comes from, what the project uses it for)."""
+
+try:
+    from inspect_ai._util.error import PrerequisiteError
+except ImportError:  # pragma: no cover - an Inspect without it: the same message, with a traceback
+    PrerequisiteError = Exception  # type: ignore[misc,assignment]
+
+try:
+    from inspect_ai._util.error import SilentException
+except ImportError:  # pragma: no cover - an Inspect without it: the message, then a traceback
+    SilentException = Exception  # type: ignore[misc,assignment]
+
+
+def private_name(name: str) -> Any:
+    """The private Inspect object ``name`` (a key of :data:`PRIVATE_NAMES`), imported from its module.
+
+    Raises:
+        ImportError: this Inspect no longer has it; the message names the module and what the project uses it for.
+    """
+    module, purpose = PRIVATE_NAMES[name]
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        from importlib.metadata import version
+
+        raise ImportError(
+            f"inspect-ai {version('inspect-ai')} has no {module}.{name} (used for: {purpose}); "
+            "update bediscover_inspect/_inspect_compat.py"
+        ) from exc
+
+
+def active_model() -> Any | None:
+    """The Inspect ``Model`` being evaluated, or ``None`` outside an eval; never creates one."""
+    return private_name("active_model")()
+
+
+def sample_state() -> Any | None:
+    """The ``TaskState`` of the sample whose solver is running, or ``None`` outside a sample."""
+    return private_name("sample_state")()
+
+
+def eval_results(*args: Any, **kwargs: Any) -> Any:
+    """Inspect's metric pass, ``(EvalResults, reductions)`` from sample scores (Inspect's own arguments)."""
+    return private_name("eval_results")(*args, **kwargs)
+
+
+def eval_set_id_for_log_dir(log_dir: str) -> str:
+    """The eval set id kept in ``log_dir`` (its ``.eval-set-id`` file), written with a new one when absent."""
+    return str(private_name("eval_set_id_for_log_dir")(log_dir))

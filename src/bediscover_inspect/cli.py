@@ -116,7 +116,7 @@ def build_tasks(
 
     The tasks are built before the eval starts, so no model is active yet: with ``model`` given, a task whose
     ``presets`` is ``auto`` (the default) gets ``presets=<family>`` read from ``model`` and ``reasoning_effort``
-    (:func:`bediscover_inspect.generation.model_family`), as ``inspect eval`` would pick it.
+    (:func:`bediscover_inspect.presets.model_family`), as ``inspect eval`` would pick it.
 
     With ``cells`` given, only the evals ``(task, reasoning, seed)`` in it are built (a shard's or worker's share,
     :mod:`bediscover_inspect.workers`); every task's arguments are checked all the same.
@@ -128,7 +128,7 @@ def build_tasks(
     """
     from inspect_ai.model import GenerateConfig
 
-    from bediscover_inspect.generation import model_family
+    from bediscover_inspect.presets import model_family
 
     functions = {name: resolve_task(name) for name in task_names}
     for key in task_args:
@@ -176,8 +176,9 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
         UsageError: the provider cannot be used as configured; for ``vllm/`` without a server URL and without the
             ``vllm`` package, the message names both fixes.
     """
-    from inspect_ai._util.error import PrerequisiteError
     from inspect_ai.model import get_model
+
+    from ._inspect_compat import PrerequisiteError
 
     if model.startswith("vllm/") and not (base_url or os.environ.get("VLLM_BASE_URL")):
         import importlib.util
@@ -266,7 +267,8 @@ _INTERRUPTS = 0
 
 def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
-    from inspect_ai._util.error import PrerequisiteError
+
+    from ._inspect_compat import PrerequisiteError
 
     from bediscover_inspect import workers
 

@@ -56,8 +56,8 @@ from typing import Any, Literal, cast
 
 import numpy as np
 from inspect_ai import Epochs
-from inspect_ai._util.registry import registry_unqualified_name
 from inspect_ai.scorer import Metric, SampleScore, Value, grouped, metric
+from inspect_ai.util import registry_info
 
 INVALID_ANSWER = "<invalid>"
 """Predicted label recorded for an answer from which no label could be read (its own class, never gold)."""
@@ -167,7 +167,7 @@ def measure_metrics(
         :func:`group_entry_prefix`.
     """
     overall = measure()
-    name = name or registry_unqualified_name(overall)
+    name = name or registry_info(overall).name.split("/", 1)[-1]  # without the package prefix
     metrics = [overall]
     for key in group_keys:
         for stat in ("value", "stderr"):

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from inspect_ai.scorer import Score
 from inspect_ai.solver import TaskState
 
-from .generation import usage_tokens
 from .labels import parse_label
 from .metrics import INVALID_ANSWER
+from .tokens import usage_tokens
 
 
 def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> Score:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from ._inspect_compat import SilentException as _QuietExit  # Inspect's CLI exits 1 on it silently
+
 TASK_NAMES: tuple[str, ...] = (
     "discourse_markers",
     "temporal_reasoning",
@@ -61,6 +63,10 @@ def task_parameters(name: str) -> list[str]:
     return list(inspect.signature(task_function(name)).parameters)
 
 
+RENAMED_PARAMETERS: dict[str, str] = {"datasets": "dataset", "corpora": "dataset"}
+"""Former task-parameter names -> the name now used (every task selects its datasets with ``dataset``)."""
+
+
 def check_task_args(name: str, args: Mapping[str, Any]) -> None:
     """Reject parameter names task ``name`` does not have, naming them and the valid ones.
 
@@ -72,6 +78,13 @@ def check_task_args(name: str, args: Mapping[str, Any]) -> None:
     """
     valid = task_parameters(name)
     unknown = [key for key in args if key not in valid]
+    renamed = [key for key in unknown if RENAMED_PARAMETERS.get(key) in valid]
+    if renamed:
+        raise TaskParameterError(
+            "; ".join(
+                f"parameter {key!r} of task {name!r} is now called {RENAMED_PARAMETERS[key]!r}" for key in renamed
+            )
+        )
     if unknown:
         raise TaskParameterError(
             f"unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for task "
@@ -124,12 +137,6 @@ def warnings_to_stderr() -> Iterator[None]:
     finally:
         package.removeHandler(handler)
         package.propagate = propagate
-
-
-try:  # Inspect's CLI exits 1 on a SilentException without printing anything (inspect-ai 0.3.x)
-    from inspect_ai._util.error import SilentException as _QuietExit
-except ImportError:  # pragma: no cover - a future Inspect without it: the traceback follows the message
-    _QuietExit = Exception  # type: ignore[misc,assignment]
 
 
 class TaskBuildError(_QuietExit):  # type: ignore[misc,valid-type]

@@ -66,11 +66,11 @@ def test_server_answers_every_task_validly(bench_modules):
                 template = re.search(r"\{[^{}]*\}", messages[1]["content"])
                 keys = set(re.findall(r"\"(\w+)\"\s*:", template.group(0))) if template else {"unordered_list"}
                 assert set(json.loads(reply.text)) == (keys or {"answer"}), (messages[1]["content"], reply.text)
-    for messages in _first_messages(discourse_relations(corpora="deu.pdtb.pcc,eng.rst.oll")):
+    for messages in _first_messages(discourse_relations(dataset="deu.pdtb.pcc,eng.rst.oll")):
         reply = answer(messages)
         assert reply.task == "discourse_relations"
         assert any(label in reply.text for label in _listed(messages[0]["content"], "## Labels:"))
-    for messages in _first_messages(sentence_ordering(datasets="nips-abs")):
+    for messages in _first_messages(sentence_ordering(dataset="nips-abs")):
         reply = answer(messages)
         markers = set(re.findall(r"<s (\d+)>", messages[1]["content"]))
         assert reply.task == "sentence_ordering" and set(re.findall(r"<s (\d+)>", reply.text)) == markers

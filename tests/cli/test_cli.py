@@ -103,7 +103,7 @@ def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
     assert "-M expects key=value" in _one_line_error(capsys, "run")
     assert main(base + ["-T", "no_such_arg=1"]) == 2
     assert "no_such_arg" in _one_line_error(capsys, "run")
-    assert main(base[:2] + ["nosuchprovider/model"] + base[3:] + ["-T", "datasets=nips-abs"]) == 2
+    assert main(base[:2] + ["nosuchprovider/model"] + base[3:] + ["-T", "dataset=nips-abs"]) == 2
     assert "nosuchprovider" in _one_line_error(capsys, "run")
 
 
@@ -159,7 +159,7 @@ def test_one_task_per_seed_and_mode_seed_in_generate_config():
         [0, 42],
         [False, True],
         "paper",
-        {"sentence_ordering.datasets": "nips-abs"},
+        {"sentence_ordering.dataset": "nips-abs"},
         model="vllm/Qwen/Qwen3-8B",
     )
     assert [(t.config.seed, t.config.temperature) for t in tasks] == [(0, 0.7), (42, 0.7), (0, 0.6), (42, 0.6)]
@@ -172,7 +172,7 @@ def test_build_tasks_reads_the_preset_family_from_the_model():
         [0],
         [True],
         "paper",
-        {"sentence_ordering.datasets": "nips-abs", "dialogue_parsing.dataset": "stac"},
+        {"sentence_ordering.dataset": "nips-abs", "dialogue_parsing.dataset": "stac"},
         model="openai/gpt-5-mini",
         reasoning_effort="high",
     )
@@ -190,7 +190,7 @@ def test_build_tasks_reads_the_preset_family_from_the_model():
         [0],
         [True],
         "paper",
-        {"datasets": "nips-abs", "presets": "none"},
+        {"dataset": "nips-abs", "presets": "none"},
         model="vllm/Qwen/Qwen3-8B",
     )
     assert (none.config.max_tokens, none.config.temperature, none.config.seed) == (None, None, 0)
@@ -223,7 +223,7 @@ def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
         "--display",
         "none",
         "-T",
-        "sentence_ordering.datasets=nips-abs",
+        "sentence_ordering.dataset=nips-abs",
     ]
     return subprocess.Popen(
         cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
@@ -366,7 +366,7 @@ def test_generate_flags_override_table_7_presets(tmp_path):
             "--top-p",
             "0.5",
             "-T",
-            "datasets=nips-abs",
+            "dataset=nips-abs",
             "--log-dir",
             str(log_dir),
             "--display",
@@ -389,7 +389,7 @@ def test_live_scores_are_off_unless_asked_for(tmp_path, flags, expected):
     turns them on; the final scores are computed either way."""
     log_dir = tmp_path / "logs"
     args = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
-    args += ["--limit", "1", "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
+    args += ["--limit", "1", "-T", "dataset=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
     assert main(args) == 0
     [info] = list_eval_logs(str(log_dir))
     log = read_eval_log(info)

@@ -77,12 +77,12 @@ def tiny_root(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("display", DISPLAYS)
 def test_data_errors_are_one_line_on_stderr_in_every_display_mode(display, tiny_root):
     line = the_one_error_line(
-        inspect_eval("evals/sentence_ordering.py", display, "datasets=aan-abstract", data_root=tiny_root)
+        inspect_eval("evals/sentence_ordering.py", display, "dataset=aan-abstract", data_root=tiny_root)
     )
     assert f"so/aan-abstract/test_id.jsonl (dataset 'aan-abstract', git blob SHA-1 {MISSING_SHA1}" in line
     assert "Options: pass -T data_dir=DIR or set BEDISCOVER_DATA_DIR=DIR" in line
     line = the_one_error_line(
-        inspect_eval("evals/sentence_ordering.py", display, "datasets=nips-abs", data_root=tiny_root),
+        inspect_eval("evals/sentence_ordering.py", display, "dataset=nips-abs", data_root=tiny_root),
         warnings=("differs from the pinned 055e2533",),
     )
     assert line.endswith(

@@ -94,8 +94,8 @@ def test_discourse_relations_takes_the_first_n_of_every_corpus(data_root):
 
 def test_a_bad_per_dataset_is_a_one_line_task_error(data_root):
     with pytest.raises(TaskArgumentError) as err:
-        build_tasks(["sentence_ordering"], [0], [False], "paper", {"per_dataset": 0, "datasets": "nips-abs"})
+        build_tasks(["sentence_ordering"], [0], [False], "paper", {"per_dataset": 0, "dataset": "nips-abs"})
     assert str(err.value) == (
-        "cannot build task 'sentence_ordering' (per_dataset=0, datasets='nips-abs'): per_dataset must be a "
+        "cannot build task 'sentence_ordering' (per_dataset=0, dataset='nips-abs'): per_dataset must be a "
         "positive whole number (the first N samples of each dataset) or None, got 0"
     )

@@ -270,9 +270,11 @@ def test_task_metadata_version_and_the_msdc_rebuild() -> None:
         "dataset": ["stac", "msdc"],
         "mode": "single-turn",
         "subset": "paper",
+        "data_dir": None,
         "reasoning": False,
         "presets": "auto",
         "order": "longest-first",
+        "per_dataset": None,
     }
     data = task.metadata["data"]
     assert data["ddp/stac/test_id.json"]["verified"] is True

@@ -12,8 +12,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.solver._task_state import sample_state  # test-only: which sample a mock call belongs to
 
+from bediscover_inspect._inspect_compat import sample_state
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing

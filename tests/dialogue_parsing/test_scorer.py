@@ -258,7 +258,7 @@ def test_a_score_without_counts_is_rejected_naming_the_sample() -> None:
 
 def test_scorer_metric_names_are_its_own() -> None:
     """The per-turn token measures do not take the shared per-sample metrics' registry names."""
-    from inspect_ai._util.registry import registry_info
+    from inspect_ai.util import registry_info
 
     names = [registry_info(measure).name for measure in MEASURES]
     assert len(set(names)) == len(MEASURES)

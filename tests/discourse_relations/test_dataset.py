@@ -57,12 +57,14 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
     assert task.metadata["data"][corpus_path("deu.pdtb.pcc")]["verified"] is True
     assert task.metadata["data"][corpus_path("eng.erst.gum")]["mirror_status"] == "approximate"
     assert task.metadata["parameters"] == {
-        "corpora": list(counts),
+        "dataset": list(counts),
         "languages": None,
         "frameworks": None,
         "subset": "paper",
+        "data_dir": None,
         "reasoning": False,
         "presets": "auto",
+        "per_dataset": None,
     }
     assert task.version == 2 and task.metadata["benchmark"] == "BeDiscovER"
     # loud on the console: one warning naming every absent corpus and its reason
@@ -75,9 +77,9 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
 
 def test_explicitly_requested_absent_corpus_is_an_error():
     with pytest.raises(DataFileMissingError, match="rus.rst.rrt"):
-        discourse_relations(corpora="rus.rst.rrt")
+        discourse_relations(dataset="rus.rst.rrt")
     with pytest.raises(DataFileMissingError, match="LDC-licensed"):
-        discourse_relations(corpora=["deu.pdtb.pcc", "eng.pdtb.pdtb"])
+        discourse_relations(dataset=["deu.pdtb.pcc", "eng.pdtb.pdtb"])
 
 
 def test_selectors_and_full_subset():
@@ -94,13 +96,13 @@ def test_selectors_and_full_subset():
     assert task.metadata["absent"] == {"tur.pdtb.tdb": REASON_LICENSED, "zho.pdtb.cdtb": REASON_LICENSED}
     assert task.metadata["parameters"]["languages"] == ["tur", "zho"]
     assert task.metadata["parameters"]["frameworks"] == ["pdtb"]
-    assert select_corpora(corpora="eng.rst.oll,pol.iso.pdc") == (["eng.rst.oll", "pol.iso.pdc"], True)
+    assert select_corpora(dataset="eng.rst.oll,pol.iso.pdc") == (["eng.rst.oll", "pol.iso.pdc"], True)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"corpora": "deu.pdtb.xyz"}, "valid corpora"),
+        ({"dataset": "deu.pdtb.xyz"}, "valid corpora"),
         ({"languages": "klingon"}, "valid languages"),
         ({"frameworks": "sdrt,amr"}, "valid frameworks"),
         ({"languages": "tha", "frameworks": "rst"}, "no corpus matches"),
@@ -132,7 +134,7 @@ def test_user_restored_ldc_corpus_loads_unverified(tmp_path):
     target = tmp_path / "dr" / "disrpt25" / "eng.pdtb.pdtb" / "test_id.json"
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps([_ldc_record(i) for i in range(40)]), encoding="utf-8")
-    task = discourse_relations(corpora="eng.pdtb.pdtb", data_dir=str(tmp_path))
+    task = discourse_relations(dataset="eng.pdtb.pdtb", data_dir=str(tmp_path))
     assert len(task.dataset) == 2  # int(0.05 * 40)
     provenance = task.metadata["data"][corpus_path("eng.pdtb.pdtb")]
     assert provenance["verified"] is None and provenance["expected_sha1"] is None
@@ -170,7 +172,7 @@ def test_bad_records_name_file_record_and_field(tmp_path, change, message):
     target.parent.mkdir(parents=True)
     target.write_text(json.dumps(records), encoding="utf-8")
     with pytest.raises(DataFormatError, match=message) as info:
-        load_dataset(corpora="eng.pdtb.pdtb", subset="full", data_dir=str(tmp_path))
+        load_dataset(dataset="eng.pdtb.pdtb", subset="full", data_dir=str(tmp_path))
     assert str(target) in str(info.value)
 
 
@@ -189,8 +191,8 @@ def test_mirror_copy_is_not_modified(tmp_path, data_root):
     target = tmp_path / "dr" / "disrpt25" / "spa.rst.sctb" / "test_id.json"
     target.parent.mkdir(parents=True)
     shutil.copy(source, target)
-    a = discourse_relations(corpora="spa.rst.sctb", data_dir=str(tmp_path))
-    b = discourse_relations(corpora="spa.rst.sctb")
+    a = discourse_relations(dataset="spa.rst.sctb", data_dir=str(tmp_path))
+    b = discourse_relations(dataset="spa.rst.sctb")
     assert [s.input[-1].text for s in a.dataset] == [s.input[-1].text for s in b.dataset]
     assert a.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "data_dir"
     assert b.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "env"

@@ -16,7 +16,7 @@ IDS = ["deu.pdtb.pcc_000", "eng.rst.oll_000", "zho.dep.scidtb_000"]
 @pytest.mark.gguf
 def test_embedded_model_answers_three_languages(tmp_path):
     log = inspect_eval(
-        discourse_relations(corpora="deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb"),
+        discourse_relations(dataset="deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb"),
         model="gguf/smollm2-135m",
         sample_id=IDS,
         max_tokens=16,

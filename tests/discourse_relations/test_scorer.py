@@ -96,7 +96,7 @@ def _corpus_heads(task, per_corpus: dict[str, int]) -> MemoryDataset:
 
 
 def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
-    task = discourse_relations(corpora="deu.pdtb.pcc,eng.pdtb.tedm,ces.rst.crdt")
+    task = discourse_relations(dataset="deu.pdtb.pcc,eng.pdtb.tedm,ces.rst.crdt")
     task.dataset = _corpus_heads(task, {"deu.pdtb.pcc": 4, "eng.pdtb.tedm": 1, "ces.rst.crdt": 2})
     wrong_ids = {"deu.pdtb.pcc_003", "eng.pdtb.tedm_000", "ces.rst.crdt_001"}
 
@@ -152,7 +152,7 @@ def test_garbage_answers_are_invalid_and_wrong(tmp_path):
     rng = random.Random(7)
     garbage = ["", "I cannot tell.", "42", "<think>elaboration</think> no idea", "relation: unknown", "\x00\n\t"]
     garbage += ["".join(rng.choice("xyz #*_-") for _ in range(rng.randint(1, 30))) for _ in range(14)]
-    task = discourse_relations(corpora="spa.rst.sctb")
+    task = discourse_relations(dataset="spa.rst.sctb")
     task.dataset = _corpus_heads(task, {"spa.rst.sctb": len(garbage)})
     log = inspect_eval(task, model=scripted_model(garbage), display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success"

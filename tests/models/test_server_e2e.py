@@ -3,7 +3,7 @@
 The server (``python -m llama_cpp.server``, extra ``llama-cpp-python[server]``) serves the SmolLM2-135M GGUF
 on 127.0.0.1 at a free port; Inspect reaches it through its ``openai-api/`` and ``llama-cpp-python/``
 providers, with the suite's thinking switch (``extra_body={"chat_template_kwargs": {"enable_thinking":
-False}}``) sent by :func:`bediscover_inspect.generation.generate_with_thinking`. Nothing leaves the machine.
+False}}``) sent by :func:`bediscover_inspect.thinking.generate_with_thinking`. Nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from inspect_ai import Task, eval
 from inspect_ai.scorer import includes
 from inspect_ai.solver import system_message
 
-from bediscover_inspect.generation import generate_with_thinking
 from bediscover_inspect.models.gguf import resolve_model_path
+from bediscover_inspect.thinking import generate_with_thinking
 
 from .tiny_task import SAMPLES, SYSTEM
 

@@ -252,7 +252,7 @@ def test_real_logs_subset_full_on_a_subsampled_corpus(tmp_path):
     """DISRPT eng.dep.scidtb: the paper scores 191 of its 1910 relations; subset=full scores them all."""
     from bediscover_inspect.discourse_relations.task import discourse_relations
 
-    task = discourse_relations(corpora="eng.dep.scidtb", subset="full", presets="qwen3")
+    task = discourse_relations(dataset="eng.dep.scidtb", subset="full", presets="qwen3")
     [log] = inspect_eval(
         task,
         model=scripted_model(lambda messages: "elaboration"),

@@ -16,7 +16,8 @@ from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import read_results
 from bediscover_inspect.sentence_ordering.dataset import DATASETS, load_dataset, record_to_sample
 from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT
-from bediscover_inspect.sentence_ordering.task import VERSION, sentence_ordering
+from bediscover_inspect.sentence_ordering.task import sentence_ordering
+from bediscover_inspect.task_skeleton import VERSION
 from tests.conftest import REPO_ROOT
 from tests.helpers import answer_with, scripted_model
 
@@ -55,7 +56,7 @@ def test_prompt_of_first_record(data_root):
 
 
 def test_gold_run_scores_one_on_all_377(tmp_path):
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     assert len(task.dataset) == 377
     [log] = inspect_eval(
         task, model="mockllm/model", solver=answer_with(lambda s: s.target.text), display="none", log_dir=str(tmp_path)
@@ -81,7 +82,7 @@ def test_doc_235_identical_sentences(data_root, tmp_path):
     second = order.index(7, order.index(7) + 1)
     order[second] = 14
     answer = " ".join(f"<s {i + 1}>" for i in order)
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(
         task,
         model="mockllm/model",
@@ -96,7 +97,7 @@ def test_doc_235_identical_sentences(data_root, tmp_path):
 
 def test_garbage_answers_are_invalid_and_counted(tmp_path):
     answers = ["no idea", "<s 2> <s 1>", "", "sentence one then two"] * 5
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(task, model=scripted_model(answers), limit=20, display="none", log_dir=str(tmp_path))
     assert log.status == "success" and log.results.completed_samples == 20
     assert metric(log, "invalid", "nips-abs") == pytest.approx(15 / 20)
@@ -104,7 +105,7 @@ def test_garbage_answers_are_invalid_and_counted(tmp_path):
 
 
 def test_scripted_mock_scores_377_samples(tmp_path):
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(
         task, model=scripted_model(lambda messages: "<s 1> <s 2>"), display="none", log_dir=str(tmp_path)
     )
@@ -114,7 +115,7 @@ def test_scripted_mock_scores_377_samples(tmp_path):
 
 def test_missing_dataset_names_file_and_sha(data_root):
     with pytest.raises(DataFileMissingError) as err:
-        sentence_ordering(datasets="roc", data_dir=str(data_root))
+        sentence_ordering(dataset="roc", data_dir=str(data_root))
     message = str(err.value)
     assert "so/roc/test_id.jsonl" in message and "8306eae8296f58f2dc356abed8d64b4345cdda85" in message
     assert "BEDISCOVER_DATA_DIR" in message and "data_dir" in message
@@ -122,7 +123,7 @@ def test_missing_dataset_names_file_and_sha(data_root):
 
 def test_bad_dataset_name():
     with pytest.raises(ValueError, match="nips-abs"):
-        sentence_ordering(datasets="nips")
+        sentence_ordering(dataset="nips")
 
 
 def test_cli_missing_dataset_exits_nonzero(data_root, tmp_path):
@@ -135,7 +136,7 @@ def test_cli_missing_dataset_exits_nonzero(data_root, tmp_path):
             "eval",
             "evals/sentence_ordering.py",
             "-T",
-            "datasets=roc",
+            "dataset=roc",
             "--model",
             "mockllm/model",
             "--log-dir",
@@ -175,16 +176,18 @@ def test_bad_records_name_file_record_and_field(record, message):
 def test_log_layout_version_and_metadata(tmp_path):
     """Task version, resolved parameters, every measure with its standard error overall and per dataset, in the
     column order of Tables 32–38."""
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(
         task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=5, display="none", log_dir=str(tmp_path)
     )
     assert log.eval.task_version == VERSION == 2
     assert log.eval.metadata["parameters"] == {
-        "datasets": ["nips-abs"],
+        "dataset": ["nips-abs"],
         "subset": "paper",
+        "data_dir": None,
         "reasoning": False,
         "presets": "auto",
+        "per_dataset": None,
     }
     assert log.eval.metadata["absent"] == {}
     [score] = log.results.scores  # one results view: no epoch reduction
@@ -203,7 +206,7 @@ def test_evals_df_gives_every_measure_with_its_standard_error(tmp_path):
     """``inspect_ai.analysis.evals_df`` (needs pyarrow, a dependency) reads the log's measures as columns."""
     from inspect_ai.analysis import evals_df
 
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(
         task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=3, display="none", log_dir=str(tmp_path)
     )
@@ -227,7 +230,7 @@ def test_logged_measures_equal_hand_computed_values(tmp_path):
 
     from bediscover_inspect.sentence_ordering import ordering_metrics as om
 
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     docs = list(task.dataset)[:6]
     position = {doc.id: k for k, doc in enumerate(docs)}
 
@@ -262,7 +265,7 @@ def test_logged_measures_equal_hand_computed_values(tmp_path):
 
 
 def test_default_selection_skips_absent_datasets_with_a_warning(caplog):
-    """With ``datasets=all`` the mirror's one file loads; the six absent ones are skipped, warned and recorded."""
+    """With ``dataset=all`` the mirror's one file loads; the six absent ones are skipped, warned and recorded."""
     with caplog.at_level(logging.WARNING):
         loaded = load_dataset("all")
     absent = [name for name in DATASETS if name != "nips-abs"]
@@ -273,17 +276,17 @@ def test_default_selection_skips_absent_datasets_with_a_warning(caplog):
     assert all(name in warning for name in absent)
     task = sentence_ordering()
     assert task.metadata["absent"] == loaded.files.absent
-    assert task.metadata["parameters"]["datasets"] == ["nips-abs"]
+    assert task.metadata["parameters"]["dataset"] == ["nips-abs"]
 
 
 def test_an_explicitly_named_absent_dataset_is_one_clear_error(data_root):
     with pytest.raises(DataFileMissingError) as err:
-        sentence_ordering(datasets="aan-abstract", data_dir=str(data_root))
+        sentence_ordering(dataset="aan-abstract", data_dir=str(data_root))
     message = str(err.value)
     assert "so/aan-abstract/test_id.jsonl" in message and "6b581452bed3aeef16473d01ae1d5163c975654b" in message
     assert "BEDISCOVER_DATA_DIR" in message
     with pytest.raises(DataFileMissingError) as err:  # several named: one error listing every absent file
-        sentence_ordering(datasets="nips-abs,roc,nsf", data_dir=str(data_root))
+        sentence_ordering(dataset="nips-abs,roc,nsf", data_dir=str(data_root))
     message = str(err.value)
     assert "2 BeDiscovER data files not found" in message
     assert "so/roc/test_id.jsonl" in message and "so/nsf/test_id.jsonl" in message
@@ -294,7 +297,7 @@ def test_epochs_pool_every_answer(tmp_path):
     """--epochs 2, right then wrong answer per document: each (document, epoch) is one observation, so the micro
     Acc and LCS sum both epochs' counts and PMR is 0.5."""
     calls: dict[str, int] = {}
-    task = sentence_ordering(datasets="nips-abs")
+    task = sentence_ordering(dataset="nips-abs")
     gold = {s.input[-1].text: s.target for s in task.dataset}
 
     def right_then_wrong(messages):

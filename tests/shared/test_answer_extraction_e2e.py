@@ -16,8 +16,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 from inspect_ai.solver import TaskState
-from inspect_ai.solver._task_state import sample_state  # test-only: which sample a mock call belongs to
 
+from bediscover_inspect._inspect_compat import sample_state
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from bediscover_inspect.discourse_markers.prompts import JUST_LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
@@ -75,7 +75,7 @@ LABEL_TASKS = [
         id="temporal_reasoning",
     ),
     pytest.param(
-        lambda: discourse_relations(corpora="deu.rst.pcc"),
+        lambda: discourse_relations(dataset="deu.rst.pcc"),
         "deu.rst.pcc",
         DISRPT_LABELS,
         lambda s: s.target.text,
@@ -134,7 +134,7 @@ def _gold_order() -> list[int]:
     ids=["markers", "numbers", "json", "arrows"],
 )
 def test_sentence_ordering_after_reasoning_scores_gold_in_any_accepted_format(tmp_path, write):
-    log = _run(tmp_path, sentence_ordering(datasets="nips-abs"), lambda messages: write(_gold_order()), limit=LIMIT)
+    log = _run(tmp_path, sentence_ordering(dataset="nips-abs"), lambda messages: write(_gold_order()), limit=LIMIT)
     metrics = measures_by_group(log)
     assert metrics["pmr"]["nips-abs"] == 1.0 and metrics["invalid"]["nips-abs"] == 0.0
 
@@ -146,7 +146,7 @@ def test_sentence_ordering_digits_in_prose_and_cut_off_thinking_are_invalid(tmp_
             return f"<think>The order is {' '.join(f'<s {k}>' for k in order)}"
         return f"Sentence {order[0]} opens the abstract, then {order[1]} follows."
 
-    metrics = measures_by_group(_run(tmp_path, sentence_ordering(datasets="nips-abs"), respond, limit=LIMIT))
+    metrics = measures_by_group(_run(tmp_path, sentence_ordering(dataset="nips-abs"), respond, limit=LIMIT))
     assert metrics["pmr"]["nips-abs"] == 0.0 and metrics["invalid"]["nips-abs"] == 1.0
 
 

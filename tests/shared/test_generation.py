@@ -1,4 +1,4 @@
-"""Table 7 presets, the reasoning flag and the thinking switch (generation.py)."""
+"""Table 7 presets, the reasoning flag (presets.py), the thinking switch (thinking.py) and prompt messages."""
 
 from __future__ import annotations
 
@@ -7,18 +7,18 @@ import contextvars
 import pytest
 from inspect_ai.model import GenerateConfig
 
-from bediscover_inspect.generation import (
+from bediscover_inspect.presets import (
     FAMILIES,
     PresetWarning,
     family_preset,
     model_family,
     reasoning_flag,
     task_generation,
-    thinking_kwargs,
 )
 from bediscover_inspect.report.paper import table7_setting
 from bediscover_inspect.report.setting import generation_differences
 from bediscover_inspect.tasks import TASK_NAMES
+from bediscover_inspect.thinking import thinking_kwargs
 
 
 def test_qwen3_presets_of_table_7():
@@ -154,8 +154,8 @@ def test_every_task_starts_its_samples_with_the_papers_system_prompt():
         assert [m.role for m in sample.input] == ["system", "user"]
     assert firsts == {name: {("system", text)} for name, text in expected.items()}
     for built, system in (
-        (discourse_relations(corpora="eng.dep.scidtb"), DR_SYSTEM),
-        (sentence_ordering(datasets="nips-abs"), SO_SYSTEM),
+        (discourse_relations(dataset="eng.dep.scidtb"), DR_SYSTEM),
+        (sentence_ordering(dataset="nips-abs"), SO_SYSTEM),
     ):
         assert {(s.input[0].role, s.input[0].text, s.input[1].role) for s in built.dataset} == {
             ("system", system, "user")
@@ -163,7 +163,7 @@ def test_every_task_starts_its_samples_with_the_papers_system_prompt():
 
 
 def test_prompt_messages_are_system_then_user():
-    from bediscover_inspect.generation import prompt_messages
+    from bediscover_inspect.messages import prompt_messages
 
     messages = prompt_messages("S", "U")
     assert [(m.role, m.text) for m in messages] == [("system", "S"), ("user", "U")]
@@ -192,7 +192,7 @@ def _sent(log):
             None,
             False,
             "sentence_ordering",
-            {"datasets": "nips-abs"},
+            {"dataset": "nips-abs"},
             ("qwen3", 2048, 0.7, 0.8, None),
         ),
         (
@@ -200,7 +200,7 @@ def _sent(log):
             None,
             True,
             "sentence_ordering",
-            {"datasets": "nips-abs"},
+            {"dataset": "nips-abs"},
             ("qwen3", 4096, 0.6, 0.95, None),
         ),
         (
@@ -208,7 +208,7 @@ def _sent(log):
             None,
             True,
             "sentence_ordering",
-            {"datasets": "nips-abs"},
+            {"dataset": "nips-abs"},
             ("deepseek-r1", 4096, None, None, None),
         ),
         (
@@ -248,7 +248,7 @@ def _sent(log):
             "high",
             False,
             "sentence_ordering",
-            {"datasets": "nips-abs"},
+            {"dataset": "nips-abs"},
             ("gpt-5-mini-high", 8192, None, None, "low"),
         ),
         (
@@ -256,7 +256,7 @@ def _sent(log):
             None,
             False,
             "sentence_ordering",
-            {"datasets": "nips-abs"},
+            {"dataset": "nips-abs"},
             ("other", 2048, None, None, None),
         ),
     ],
@@ -295,7 +295,7 @@ def test_user_flags_win_and_presets_can_be_forced_or_switched_off():
 
     from bediscover_inspect.sentence_ordering.task import sentence_ordering
 
-    args = {"datasets": "nips-abs", "reasoning": True}
+    args = {"dataset": "nips-abs", "reasoning": True}
     [flags] = inspect_eval(
         sentence_ordering,
         task_args=args,

@@ -189,8 +189,10 @@ def test_task_metadata_records_provenance():
         "dataset": ["tot-arithmetic"],
         "context": "document",
         "subset": "paper",
+        "data_dir": None,
         "reasoning": False,
         "presets": "auto",
+        "per_dataset": None,
     }
     assert len(temporal_reasoning(dataset="tbd,tdd-man").scorer) == 1 and len(temporal_reasoning().scorer) == 2
 

@@ -5,10 +5,7 @@ line on stderr in every display mode (:func:`bediscover_inspect.tasks.inspect_en
 
 from __future__ import annotations
 
-try:  # Inspect's CLI prints a PrerequisiteError as its message alone, without a traceback (inspect-ai 0.3.x)
-    from inspect_ai._util.error import PrerequisiteError as _UserFacingError
-except ImportError:  # pragma: no cover - a future Inspect without it: a plain traceback, same message
-    _UserFacingError = Exception  # type: ignore[misc,assignment]
+from .._inspect_compat import PrerequisiteError as _UserFacingError
 
 
 class DataFileMissingError(FileNotFoundError, _UserFacingError):

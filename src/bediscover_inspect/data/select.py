@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal, TypeVar
@@ -283,3 +283,44 @@ class LoadedDataset:
     dataset: Any
     files: LoadedFiles
     datasets: list[str]
+
+
+def load_samples(
+    task: str,
+    paths: Mapping[str, str],
+    explicit: bool,
+    to_samples: Callable[[str, LoadedRecords], Iterable[Any]],
+    subset: str = "paper",
+    data_dir: str | os.PathLike[str] | None = None,
+    per_dataset: Any = None,
+    name: str | None = None,
+    name_suffix: str = "",
+) -> LoadedDataset:
+    """Every task's loader: the selected datasets' records (:func:`load_datasets`) turned into one Inspect dataset.
+
+    Args:
+        task: the task's name (messages, and the dataset's default name ``<task>_<dataset>+<dataset>…``).
+        paths: dataset -> file under the data root, in the order the samples should come.
+        explicit: the user named the datasets (an absent one is then an error, see :func:`load_datasets`).
+        to_samples: ``(dataset, its records) -> samples`` of one dataset in file order; a generator, so that
+            with ``per_dataset`` the samples after the first N are never built (:func:`first_per_dataset`).
+        subset, data_dir: see :func:`load_records`.
+        per_dataset: the ``per_dataset`` task parameter (:func:`check_per_dataset`).
+        name: the Inspect dataset's name, if not the default; ``name_suffix`` is appended to the default.
+
+    Returns:
+        :class:`LoadedDataset` with an Inspect ``MemoryDataset`` of the samples, datasets in ``paths`` order.
+
+    Raises:
+        ValueError: bad ``subset`` or ``per_dataset``. DataFileMissingError, DataFormatError: see
+            :func:`load_datasets` (and whatever ``to_samples`` raises for a malformed record).
+    """
+    from inspect_ai.dataset import MemoryDataset
+
+    per_dataset = check_per_dataset(per_dataset)
+    files = load_datasets(dict(paths), explicit, subset, data_dir, task)
+    samples: list[Any] = []
+    for dataset, loaded in files.records.items():
+        samples.extend(first_per_dataset(to_samples(dataset, loaded), per_dataset))
+    names = list(files.records)
+    return LoadedDataset(MemoryDataset(samples, name=name or f"{task}_{'+'.join(names)}{name_suffix}"), files, names)

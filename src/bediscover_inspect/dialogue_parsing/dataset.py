@@ -8,23 +8,22 @@ utterances, one a line), ``structure`` (the gold relations whose head is in that
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 
 from ..data import (
     DataFormatError,
     LoadedDataset,
-    check_per_dataset,
-    first_per_dataset,
+    LoadedRecords,
     is_explicit,
-    load_datasets,
+    load_samples,
     require_field,
     select_datasets,
 )
-from ..generation import prompt_messages
+from ..messages import prompt_messages
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from .relations import format_relations, parse_gold, window_start
 
@@ -279,29 +278,32 @@ def load_dataset(
         ValueError: bad dataset, mode, subset, per_dataset or order. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
-    datasets = parse_datasets(dataset)
+    paths = {name: DATA_FILES[name] for name in parse_datasets(dataset)}
     check_mode(mode)
     check_order(order)
-    per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets(
-        {name: DATA_FILES[name] for name in datasets}, is_explicit(dataset), subset, data_dir, "dialogue_parsing"
-    )
-    samples: list[Sample] = []
-    for name, loaded in files.records.items():
+
+    def to_samples(name: str, loaded: LoadedRecords) -> Iterator[Sample]:
         file = loaded.resolved.local_path
         if mode == "single-turn":
             lengths = dialogue_lengths(loaded.records, file)
-            built = (
-                record_to_sample(record, name, lengths[split_doc_id(record["doc_id"], file, index)[0]], file, index)
-                for index, record in enumerate(loaded.records)
-            )
+            for index, record in enumerate(loaded.records):
+                yield record_to_sample(
+                    record, name, lengths[split_doc_id(record["doc_id"], file, index)[0]], file, index
+                )
         else:
-            built = (
-                dialogue_to_sample(dialogue, items, name, file)
-                for dialogue, items in group_dialogues(loaded.records, file).items()
-            )
-        samples.extend(first_per_dataset(built, per_dataset))
-    if mode == "incremental" and order == "longest-first":
-        samples.sort(key=lambda sample: -int((sample.metadata or {})["n_turns"]))
-    names = list(files.records)
-    return LoadedDataset(MemoryDataset(samples, name=f"dialogue_parsing_{'+'.join(names)}_{mode}"), files, names)
+            for dialogue, items in group_dialogues(loaded.records, file).items():
+                yield dialogue_to_sample(dialogue, items, name, file)
+
+    loaded = load_samples(
+        "dialogue_parsing",
+        paths,
+        is_explicit(dataset),
+        to_samples,
+        subset,
+        data_dir,
+        per_dataset,
+        name_suffix=f"_{mode}",
+    )
+    if mode == "incremental" and order == "longest-first":  # stable: equal lengths keep the file order
+        loaded.dataset.sort(key=lambda sample: -int((sample.metadata or {})["n_turns"]))
+    return loaded

@@ -34,7 +34,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..generation import usage_tokens
+from ..tokens import usage_tokens
 from ..measures import METRICS, measures_of, scorer_metrics
 from .prompts import RELATIONS
 from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold

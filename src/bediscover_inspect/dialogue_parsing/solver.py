@@ -32,7 +32,8 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from ..generation import thinking_kwargs, usage_tokens
+from ..thinking import thinking_kwargs
+from ..tokens import usage_tokens
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
 from .relations import ParsedTurn, Relation, format_relations, parse_answer, predicted_structure, window_start
 
@@ -87,7 +88,7 @@ def incremental_parser(reasoning: bool = False) -> Solver:
     """Parse a dialogue turn by turn, feeding the model its own earlier predictions (module docstring).
 
     Args:
-        reasoning: the task's ``reasoning`` parameter (thinking switch per :func:`generation.thinking_kwargs`).
+        reasoning: the task's ``reasoning`` parameter (thinking switch per :func:`bediscover_inspect.thinking.thinking_kwargs`).
 
     Sample metadata needed: ``dataset``, ``edus``, ``turns`` (see ``dataset.dialogue_to_sample``).
     """

@@ -10,31 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai import Task, task
-from inspect_ai.solver import Solver
+from inspect_ai import task
 
-from ..generation import generate_with_thinking, reasoning_flag, task_generation
-from ..metadata import task_metadata
-from ..metrics import pooled_epochs
+from ..task_skeleton import Shared, TaskParts, suite_task
+from ..thinking import generate_with_thinking
 from .dataset import load_dataset
 from .scorer import dialogue_parsing_scorer
 from .solver import incremental_parser
 
-VERSION = 2
-"""Scoring version recorded in the log (``Task.version``): 2 = Inspect metrics per measure with standard errors."""
-
 
 @task
+@suite_task
 def dialogue_parsing(
     dataset: str | Sequence[str] = "all",
     mode: str = "incremental",
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-    presets: str = "auto",
     order: str = "longest-first",
-    per_dataset: int | None = None,
-) -> Task:
+    *,
+    shared: Shared,
+) -> TaskParts:
     """Dialogue discourse parsing on STAC, Molweni and MSDC.
 
     Args:
@@ -43,43 +36,16 @@ def dialogue_parsing(
         mode: ``"incremental"`` (the paper's main "auto-regressive" setting: one sample per dialogue, the model
             sees its own earlier predictions) or ``"single-turn"`` (oracle: one sample per record with the gold
             structure in the prompt).
-        subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record, fraction 1.0).
-        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
-        reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
-        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
-            row from the model's name, a family name forces one, ``none`` sends none (README,
-            "Generation settings").
         order: incremental mode: ``"longest-first"`` (default; the dialogues with most turns start first, which
             shortens the wall time against a served model) or ``"file"`` (the data files' order). No score
             changes; ``--limit N`` takes the first N samples of this order.
-        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
-            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
+        subset: ``"paper"`` or ``"full"`` (identical here: the paper uses every record, fraction 1.0).
 
     Raises:
-        ValueError: a bad ``dataset``, ``mode``, ``subset``, ``reasoning``, ``presets`` or ``order`` (naming the valid
-            choices).
-            DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
+        ValueError: a bad ``dataset``, ``mode``, ``order``, ``subset``, ``reasoning``, ``presets`` or ``per_dataset``
+            (naming the valid choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
-    reasoning = reasoning_flag(reasoning)
-    generation = task_generation("dialogue_parsing", reasoning, presets)
-    loaded = load_dataset(dataset, mode=mode, subset=subset, data_dir=data_dir, per_dataset=per_dataset, order=order)
-    solver: Solver = incremental_parser(reasoning) if mode == "incremental" else generate_with_thinking(reasoning)
-    return Task(
-        dataset=loaded.dataset,
-        solver=solver,
-        scorer=dialogue_parsing_scorer(),
-        config=generation.config,
-        epochs=pooled_epochs(),
-        version=VERSION,
-        metadata=task_metadata(
-            "dialogue_parsing",
-            loaded.files,
-            dataset=loaded.datasets,
-            mode=mode,
-            subset=subset,
-            reasoning=reasoning,
-            presets=generation.presets,
-            order=order,
-            generation=generation,
-        ),
-    )
+    loaded = load_dataset(dataset, mode=mode, order=order, **shared.loading)
+    incremental = mode == "incremental"
+    solver = incremental_parser(shared.reasoning) if incremental else generate_with_thinking(shared.reasoning)
+    return TaskParts(loaded, scorer=dialogue_parsing_scorer(), solver=solver)

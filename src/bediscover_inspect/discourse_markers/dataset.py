@@ -12,24 +12,22 @@ subtitle") and the Just paper (149 sentences) say 149, which we follow.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from functools import partial
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 
 from ..data import (
     DataFormatError,
     LoadedDataset,
-    check_per_dataset,
-    first_per_dataset,
+    LoadedRecords,
     is_explicit,
-    load_datasets,
+    load_samples,
     require_field,
     sample_id,
     select_datasets,
 )
-from ..generation import prompt_messages
+from ..messages import prompt_messages
 from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
 DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
@@ -216,25 +214,12 @@ def load_dataset(
     if prompt not in PROMPT_STYLES:
         raise ValueError(f"prompt must be one of {list(PROMPT_STYLES)}, got {prompt!r}")
     context = check_context(context)
-    datasets = parse_datasets(dataset)
-    explicit = is_explicit(dataset)
-    per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets(
-        {name: DATA_FILES[name] for name in datasets}, explicit, subset, data_dir, "discourse_markers"
-    )
-    samples: list[Sample] = []
-    for name, loaded in files.records.items():
+
+    def to_samples(name: str, loaded: LoadedRecords) -> Iterator[Sample]:
         file = loaded.resolved.local_path
-        convert = partial(
-            record_to_sample, dataset=name, prompt=prompt, context=context, file=file, id_width=loaded.id_width
-        )
-        belonging = (
-            convert(record, index=index)
-            for index, record in enumerate(loaded.records)
-            if _belongs(record, name, file, index)
-        )
-        samples.extend(first_per_dataset(belonging, per_dataset))
-    loaded_names = list(files.records)
-    return LoadedDataset(
-        MemoryDataset(samples, name="discourse_markers_" + "+".join(loaded_names)), files, loaded_names
-    )
+        for index, record in enumerate(loaded.records):
+            if _belongs(record, name, file, index):
+                yield record_to_sample(record, name, prompt, context, file, index, loaded.id_width)
+
+    paths = {name: DATA_FILES[name] for name in parse_datasets(dataset)}
+    return load_samples("discourse_markers", paths, is_explicit(dataset), to_samples, subset, data_dir, per_dataset)

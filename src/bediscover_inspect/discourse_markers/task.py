@@ -10,29 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai import Task, task
+from inspect_ai import task
 
-from ..generation import generate_with_thinking, reasoning_flag, task_generation
-from ..metadata import task_metadata
-from ..metrics import pooled_epochs
+from ..task_skeleton import Shared, TaskParts, suite_task
 from .dataset import check_context, load_dataset
 from .scorer import discourse_marker_scorer
 
-VERSION = 2
-"""Scoring version recorded in the log (``Task.version``): 2 = Inspect metrics per measure with standard errors."""
-
 
 @task
+@suite_task
 def discourse_markers(
     dataset: str | Sequence[str] = "all",
     prompt: str = "basic",
     context: str = "none",
-    subset: str = "paper",
-    data_dir: str | None = None,
-    reasoning: bool = False,
-    presets: str = "auto",
-    per_dataset: int | None = None,
-) -> Task:
+    *,
+    shared: Shared,
+) -> TaskParts:
     """Discourse function of "just" (Just-Manual, Just-Subtitle) and "otherwise" (Otherwise).
 
     Args:
@@ -42,40 +35,12 @@ def discourse_markers(
         context: ``none`` (paper) | ``2`` | ``5`` — preceding subtitle lines shown for Just-Subtitle
             (``context2`` / ``context5`` of the data; an extension, see README).
         subset: ``paper`` | ``full`` (the same for this task: the paper uses every record).
-        data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else download from the pinned commit).
-        reasoning: the paper's "w/ reasoning" setting (Table 7 presets, thinking switched on).
-        presets: generation preset (``generation.PRESET_CHOICES``): ``auto`` (default) picks the Table 7
-            row from the model's name, a family name forces one, ``none`` sends none (README,
-            "Generation settings").
-        per_dataset: only the first N samples of each dataset (file order; after ``subset``): a quick run that sees
-            every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.
 
     Raises:
-        ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset``, ``reasoning`` or ``presets`` (naming
-            the valid choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
+        ValueError: a bad ``dataset``, ``prompt``, ``context``, ``subset``, ``reasoning``, ``presets`` or
+            ``per_dataset`` (naming the valid choices). DataFileMissingError, DataFormatError: see
+            :func:`.dataset.load_dataset`.
     """
-    reasoning = reasoning_flag(reasoning)
-    generation = task_generation("discourse_markers", reasoning, presets)
     context = check_context(context)
-    loaded = load_dataset(
-        dataset, prompt=prompt, context=context, subset=subset, data_dir=data_dir, per_dataset=per_dataset
-    )
-    return Task(
-        dataset=loaded.dataset,
-        solver=[generate_with_thinking(reasoning)],
-        scorer=discourse_marker_scorer(),
-        config=generation.config,
-        epochs=pooled_epochs(),
-        version=VERSION,
-        metadata=task_metadata(
-            "discourse_markers",
-            loaded.files,
-            dataset=loaded.datasets,
-            prompt=prompt,
-            context=context,
-            subset=subset,
-            reasoning=reasoning,
-            presets=generation.presets,
-            generation=generation,
-        ),
-    )
+    loaded = load_dataset(dataset, prompt=prompt, context=context, **shared.loading)
+    return TaskParts(loaded, scorer=discourse_marker_scorer(), parameters={"context": context})

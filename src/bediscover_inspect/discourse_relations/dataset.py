@@ -5,10 +5,10 @@ list per corpus, records in ``.rels`` order). The paper subset is the first ``in
 corpus (fractions ``data.DISRPT_PAPER_FRACTIONS``): 8,757 of 43,716 over the 38 corpora.
 
 Absent corpora follow the suite's one rule (:func:`bediscover_inspect.data.load_datasets`): with the default
-selection (no ``corpora`` named; ``languages`` / ``frameworks`` only narrow it) every corpus whose file the data
+selection (no corpus named in ``dataset``; ``languages`` / ``frameworks`` only narrow it) every corpus whose file the data
 root has is used and the others are skipped with one warning, their reasons recorded in the task metadata
 ``absent`` (the four LDC-licensed corpora the authors cannot distribute always are, unless restored); a corpus
-named in ``corpora`` must be there. A user who restored an LDC corpus with the DISRPT tools and the authors'
+named in ``dataset`` must be there. A user who restored an LDC corpus with the DISRPT tools and the authors'
 ``read_raw.py`` puts the file at ``<data root>/dr/disrpt25/<corpus>/test_id.json``; it loads with
 ``verified=None`` (no pinned SHA-1), which the task metadata records.
 """
@@ -16,22 +16,22 @@ named in ``corpora`` must be there. A user who restored an LDC corpus with the D
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 
 from .. import data
 from ..data import (
     DataFormatError,
     LoadedDataset,
-    check_per_dataset,
-    first_per_dataset,
-    load_datasets,
+    LoadedRecords,
+    is_explicit,
+    load_samples,
     require_field,
     sample_id,
 )
-from ..generation import prompt_messages
+from ..messages import prompt_messages
 from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
 
 CORPORA: tuple[str, ...] = tuple(sorted(data.DISRPT_PAPER_FRACTIONS))
@@ -136,29 +136,29 @@ def resolve_frameworks(frameworks: str | Sequence[str] | None) -> list[str] | No
 
 
 def select_corpora(
-    corpora: str | Sequence[str] | None = None,
+    dataset: str | Sequence[str] | None = "all",
     languages: str | Sequence[str] | None = None,
     frameworks: str | Sequence[str] | None = None,
 ) -> tuple[list[str], bool]:
     """Resolve the selector parameters into a list of corpus names.
 
     Args:
-        corpora: corpus names (``deu.pdtb.pcc``) or ``None`` for all 38.
+        dataset: corpus names (``deu.pdtb.pcc``), or ``"all"`` / ``None`` for all 38.
         languages: ISO codes (``deu``) or English names (``German``), case-insensitive; ``None`` for all.
         frameworks: framework names (``pdtb``); ``None`` for all.
 
     Returns:
-        ``(selected corpora in CORPORA order, explicit)``; ``explicit`` is ``True`` when ``corpora`` was given
+        ``(selected corpora in CORPORA order, explicit)``; ``explicit`` is ``True`` when ``dataset`` names corpora
         (then an absent file is an error rather than a skip).
 
     Raises:
         ValueError: an unknown corpus, language or framework (naming the valid choices), or an empty selection.
     """
-    corpus_list = _as_list(corpora, "corpora")
+    corpus_list = _as_list(dataset, "dataset") if is_explicit(dataset) else None
     if corpus_list is not None:
         unknown = [c for c in corpus_list if c not in CORPORA]
         if unknown:
-            raise ValueError(f"unknown corpora {unknown}; valid corpora: {list(CORPORA)}")
+            raise ValueError(f"dataset: unknown corpora {unknown}; valid corpora: 'all' or {list(CORPORA)}")
     language_codes = resolve_languages(languages)
     framework_names = resolve_frameworks(frameworks)
     selected = [
@@ -170,7 +170,7 @@ def select_corpora(
     ]
     if not selected:
         raise ValueError(
-            f"no corpus matches corpora={corpus_list}, languages={_as_list(languages, 'languages')}, "
+            f"no corpus matches dataset={corpus_list or 'all'}, languages={_as_list(languages, 'languages')}, "
             f"frameworks={_as_list(frameworks, 'frameworks')}"
         )
     return selected, corpus_list is not None
@@ -275,7 +275,7 @@ def provenance(loaded: LoadedDataset) -> dict[str, dict[str, Any]]:
 
 
 def load_dataset(
-    corpora: str | Sequence[str] | None = None,
+    dataset: str | Sequence[str] | None = "all",
     languages: str | Sequence[str] | None = None,
     frameworks: str | Sequence[str] | None = None,
     subset: str = "paper",
@@ -285,7 +285,7 @@ def load_dataset(
     """Samples of the selected corpora (in :data:`CORPORA` order, records in file order) and what was read.
 
     Args:
-        corpora, languages, frameworks: the selector task parameters (:func:`select_corpora`).
+        dataset, languages, frameworks: the selector task parameters (:func:`select_corpora`).
         subset: ``"paper"`` (first ``int(frac * N)`` relations of each corpus) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         per_dataset: only the first N relations of each corpus (after the subset), in file order.
@@ -294,22 +294,17 @@ def load_dataset(
         :class:`~bediscover_inspect.data.LoadedDataset`; its ``datasets`` are the corpora loaded.
 
     Raises:
-        ValueError: bad selector, ``subset`` or ``per_dataset``. DataFileMissingError: a corpus named in ``corpora`` is absent, or
+        ValueError: bad selector, ``subset`` or ``per_dataset``. DataFileMissingError: a corpus named in ``dataset`` is absent, or
             no selected corpus is available at all (one error listing every absent file). DataFormatError: a
             malformed file or record.
     """
-    selected, explicit = select_corpora(corpora, languages, frameworks)
-    per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets(
-        {corpus: corpus_path(corpus) for corpus in selected}, explicit, subset, data_dir, "discourse_relations"
+    selected, explicit = select_corpora(dataset, languages, frameworks)
+
+    def to_samples(corpus: str, loaded: LoadedRecords) -> Iterator[Sample]:
+        for index, record in enumerate(loaded.records):
+            yield record_to_sample(record, corpus, loaded.resolved.local_path, index, loaded.id_width)
+
+    paths = {corpus: corpus_path(corpus) for corpus in selected}
+    return load_samples(
+        "discourse_relations", paths, explicit, to_samples, subset, data_dir, per_dataset, name="disrpt25"
     )
-    samples: list[Sample] = []
-    for corpus, loaded in files.records.items():
-        file = loaded.resolved.local_path
-        built = (
-            record_to_sample(record, corpus, file, index, loaded.id_width)
-            for index, record in enumerate(loaded.records)
-        )
-        samples.extend(first_per_dataset(built, per_dataset))
-    names = list(files.records)
-    return LoadedDataset(MemoryDataset(samples, name="disrpt25"), files, names)

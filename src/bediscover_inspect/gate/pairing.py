@@ -106,9 +106,9 @@ def _run_of(path: str, log: Any) -> Run:
 
 
 def _parameters(log: Any) -> dict[str, Any]:
-    from bediscover_inspect.report.logs import IGNORED_PARAMETERS, parameters_of
+    from bediscover_inspect.report.logs import setting_parameters
 
-    return {k: v for k, v in parameters_of(log).items() if k not in IGNORED_PARAMETERS}
+    return setting_parameters(log)
 
 
 @dataclass

@@ -19,12 +19,16 @@ import pandas as pd
 from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.metrics import read_results
 
-IGNORED_PARAMETERS = frozenset(
-    {"reasoning", "data_dir", "dataset", "datasets", "corpora", "languages", "frameworks", "presets"}
-)
-"""Task parameters that do not make one experimental setting differ from another in the report (the reasoning
-mode has its own column; dataset selectors only choose which cells a run fills; what ``presets`` sent is checked
-against Table 7 with the other generation settings)."""
+NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
+"""Shared task parameters that do not make one experimental setting differ from another in the report: the
+reasoning mode has its own column, ``data_dir`` and ``per_dataset`` only say where the data came from and how much
+of it a run covers (the ``per_dataset`` column), and what ``presets`` sent is checked against Table 7 with the other
+generation settings. A task's dataset selectors (:func:`selectors_of`) do not either: they choose which cells a
+run fills."""
+
+SELECTORS_OF_OLDER_LOGS = ("dataset", "datasets", "corpora", "languages", "frameworks")
+"""The selectors of a log whose task metadata does not list them (``selectors``): the names the tasks used before
+their metadata listed them."""
 
 SUPERSEDED = "superseded"
 """Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""
@@ -91,6 +95,21 @@ def parameters_of(log: Any) -> dict[str, Any]:
     return dict(parameters) if isinstance(parameters, dict) else dict(log.eval.task_args or {})
 
 
+def selectors_of(log: Any) -> tuple[str, ...]:
+    """The task parameters of a log that only choose datasets: its task metadata's ``selectors``
+    (:func:`bediscover_inspect.task_skeleton.suite_task`), else :data:`SELECTORS_OF_OLDER_LOGS`."""
+    metadata = log.eval.metadata or {}
+    selectors = metadata.get("selectors") if isinstance(metadata, dict) else None
+    return tuple(selectors) if isinstance(selectors, list) else SELECTORS_OF_OLDER_LOGS
+
+
+def setting_parameters(log: Any) -> dict[str, Any]:
+    """The parameters that make a log's experimental setting: :func:`parameters_of` without :data:`NOT_A_SETTING`
+    and without its selectors (:func:`selectors_of`)."""
+    ignored = NOT_A_SETTING | set(selectors_of(log))
+    return {k: v for k, v in parameters_of(log).items() if k not in ignored}
+
+
 def _reasoning_of(parameters: dict[str, Any]) -> str:
     value = parameters.get("reasoning", False)
     if isinstance(value, str):
@@ -98,9 +117,9 @@ def _reasoning_of(parameters: dict[str, Any]) -> str:
     return "on" if value else "off"
 
 
-def variant_of(parameters: dict[str, Any]) -> str:
-    """The setting of a run: its parameters other than :data:`IGNORED_PARAMETERS`, ``k=v`` comma-joined, sorted."""
-    items = sorted((k, v) for k, v in parameters.items() if k not in IGNORED_PARAMETERS)
+def variant_of(log: Any) -> str:
+    """The setting of a run: its :func:`setting_parameters`, ``k=v`` comma-joined, sorted."""
+    items = sorted(setting_parameters(log).items())
     return ",".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in items)
 
 
@@ -195,7 +214,7 @@ def run_facts(path: str, log: Any) -> dict[str, Any]:
         "task": short_task_name(log.eval.task),
         "model": log.eval.model,
         "reasoning": _reasoning_of(parameters),
-        "variant": variant_of(parameters),
+        "variant": variant_of(log),
         "seed": -1 if seed is None else seed,
         "reasoning_effort": effort or "",
         "samples": round(_distinct_samples(log)),
@@ -284,7 +303,7 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
             key = (
                 short_task_name(log.eval.task),
                 log.eval.model,
-                variant_of(parameters),
+                variant_of(log),
                 _reasoning_of(parameters),
                 seed,
             )

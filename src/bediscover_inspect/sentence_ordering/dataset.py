@@ -8,24 +8,22 @@ markers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import partial
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 
 from ..data import (
     DataFormatError,
     LoadedDataset,
-    check_per_dataset,
-    first_per_dataset,
+    LoadedRecords,
     is_explicit,
-    load_datasets,
+    load_samples,
     require_field,
     sample_id,
     select_datasets,
 )
-from ..generation import prompt_messages
+from ..messages import prompt_messages
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
 from .scorer import canonical_ids
 
@@ -46,13 +44,13 @@ def data_path(dataset: str) -> str:
     return f"so/{dataset}/test_id.jsonl"
 
 
-def parse_datasets(datasets: str | Sequence[str] | None) -> list[str]:
-    """The ``datasets`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
+def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
+    """The ``dataset`` parameter as names, in the order given (see :func:`~bediscover_inspect.data.select_datasets`).
 
     Raises:
         ValueError: an unknown dataset name or an empty selection (the message lists the valid ones).
     """
-    return select_datasets(datasets, DATASETS, "datasets", paper_order=False)
+    return select_datasets(dataset, DATASETS, "dataset", paper_order=False)
 
 
 def record_to_sample(
@@ -108,7 +106,7 @@ def record_to_sample(
 
 
 def load_dataset(
-    datasets: str | Sequence[str] | None = "all",
+    dataset: str | Sequence[str] | None = "all",
     subset: str = "paper",
     data_dir: str | None = None,
     per_dataset: int | None = None,
@@ -116,30 +114,20 @@ def load_dataset(
     """Samples of the selected datasets (in the order given; ``all`` in :data:`DATASETS` order) and what was read.
 
     Args:
-        datasets: the ``datasets`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
+        dataset: the ``dataset`` task parameter (see :func:`parse_datasets`); with ``"all"`` an absent file is
             skipped with a warning and recorded, a dataset named explicitly must be there.
         subset: ``"paper"`` (the first ``int(frac·N)`` documents of each file) or ``"full"``.
         data_dir: data root (else ``BEDISCOVER_DATA_DIR``, else the download cache).
         per_dataset: only the first N documents of each dataset (after the subset), in file order.
 
     Raises:
-        ValueError: bad ``datasets``, ``subset`` or ``per_dataset``. DataFileMissingError: a file is absent (see
+        ValueError: bad ``dataset``, ``subset`` or ``per_dataset``. DataFileMissingError: a file is absent (see
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
-    names = parse_datasets(datasets)
-    per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets(
-        {name: data_path(name) for name in names}, is_explicit(datasets), subset, data_dir, "sentence_ordering"
-    )
-    samples: list[Sample] = []
-    for name, loaded in files.records.items():
-        convert = partial(record_to_sample, dataset=name, file=loaded.resolved.local_path, id_width=loaded.id_width)
-        samples.extend(
-            first_per_dataset(
-                (convert(record, index=index) for index, record in enumerate(loaded.records)), per_dataset
-            )
-        )
-    loaded_names = list(files.records)
-    return LoadedDataset(
-        MemoryDataset(samples, name="sentence_ordering_" + "+".join(loaded_names)), files, loaded_names
-    )
+
+    def to_samples(name: str, loaded: LoadedRecords) -> Iterator[Sample]:
+        for index, record in enumerate(loaded.records):
+            yield record_to_sample(record, name, loaded.resolved.local_path, index, loaded.id_width)
+
+    paths = {name: data_path(name) for name in parse_datasets(dataset)}
+    return load_samples("sentence_ordering", paths, is_explicit(dataset), to_samples, subset, data_dir, per_dataset)

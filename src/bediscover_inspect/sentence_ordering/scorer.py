@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..generation import usage_tokens
+from ..tokens import usage_tokens
 from ..measures import METRICS, measures_of, scorer_metrics
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern

@@ -13,25 +13,24 @@ Files (authors' release, ``tr/<folder>/test_id.json``), each evaluated whole in 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 
 from ..data import (
     DataFormatError,
     LoadedDataset,
-    check_per_dataset,
-    first_per_dataset,
+    LoadedRecords,
     is_explicit,
-    load_datasets,
+    load_samples,
     require_field,
     sample_id,
     select_datasets,
 )
-from ..generation import prompt_messages
+from ..messages import prompt_messages
 from .prompts import (
     RELATION_LABELS,
     RELATION_SYSTEM_PROMPT,
@@ -304,18 +303,10 @@ def load_dataset(
             :func:`bediscover_inspect.data.load_datasets`). DataFormatError: a malformed file or record.
     """
     check_context(context)
-    datasets = parse_datasets(dataset)
-    per_dataset = check_per_dataset(per_dataset)
-    files = load_datasets(
-        {name: DATA_PATHS[name] for name in datasets}, is_explicit(dataset), subset, data_dir, "temporal_reasoning"
-    )
-    samples: list[Sample] = []
-    for name, loaded in files.records.items():
-        file = loaded.resolved.local_path
-        built = (
-            record_to_sample(record, name, context, file, index, loaded.id_width)
-            for index, record in enumerate(loaded.records)
-        )
-        samples.extend(first_per_dataset(built, per_dataset))
-    names = list(files.records)
-    return LoadedDataset(MemoryDataset(samples, name="temporal_reasoning_" + "+".join(names)), files, names)
+
+    def to_samples(name: str, loaded: LoadedRecords) -> Iterator[Sample]:
+        for index, record in enumerate(loaded.records):
+            yield record_to_sample(record, name, context, loaded.resolved.local_path, index, loaded.id_width)
+
+    paths = {name: DATA_PATHS[name] for name in parse_datasets(dataset)}
+    return load_samples("temporal_reasoning", paths, is_explicit(dataset), to_samples, subset, data_dir, per_dataset)

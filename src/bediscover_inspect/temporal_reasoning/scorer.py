@@ -28,10 +28,11 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..generation import usage_tokens
+from ..tokens import usage_tokens
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
+from ..tokens import usage_tokens
 from .dataset import RELATION_DATASETS, TOT_DATASET
 from .prompts import RELATION_ALIASES, RELATION_LABELS
 from .tot_answers import parse_gold, parse_tot_answer, tot_correct

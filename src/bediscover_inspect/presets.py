@@ -1,4 +1,4 @@
-"""Generation settings shared by every task: the paper's per-model presets and the thinking switch.
+"""Table 7's generation presets per model family, and the ``reasoning`` and ``presets`` task parameters.
 
 Paper, Appendix A, Table 7 and its caption. Only the Qwen3 rows set sampling parameters ("we use the suggested
 temperature and top-p values"); the other models have "-" there, i.e. the provider's defaults. Per family
@@ -23,14 +23,6 @@ picks the family from the model being evaluated (:func:`model_family`), a family
 sends nothing. The preset is the *task's* generate config, so anything given on the command line
 (``--temperature``, ``--max-tokens``, ``--verbosity`` …) wins, as Inspect merges the task config under the
 eval's own; the log's ``plan.config`` shows the merge and the task metadata's ``generation`` what the task set.
-
-Thinking on/off travels differently per engine:
-
-* servers that apply a chat template themselves (vLLM, SGLang, llama-cpp-python's server, any
-  ``openai-api/`` server, and our in-process ``gguf/`` provider) take
-  ``extra_body={"chat_template_kwargs": {"enable_thinking": …}}`` — Qwen3's switch;
-* OpenAI reasoning models take ``--reasoning-effort`` from the user (the paper used GPT-5-mini low/high);
-  nothing is sent for them here, since the OpenAI API rejects unknown body fields.
 """
 
 from __future__ import annotations
@@ -40,8 +32,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.model import GenerateConfig
+
+from ._inspect_compat import active_model
 
 PAPER_SEEDS: tuple[int, ...] = (0, 1, 42)
 """Seeds of every reported mean ± std (Appendix A, Table 7)."""
@@ -51,9 +44,6 @@ REASONING_PRESETS: dict[bool, dict[str, Any]] = {
     True: {"max_tokens": 4096, "temperature": 0.6, "top_p": 0.95},
 }
 """Appendix A, Table 7, Qwen3 rows: ``reasoning -> {max_tokens, temperature, top_p}``."""
-
-CHAT_TEMPLATE_PROVIDERS: frozenset[str] = frozenset({"vllm", "sglang", "openai-api", "llama-cpp-python", "gguf", "hf"})
-"""Model APIs (the part of ``--model`` before the first ``/``) that receive Qwen3's ``enable_thinking``."""
 
 
 def reasoning_flag(reasoning: Any) -> bool:
@@ -202,14 +192,6 @@ class TaskGeneration:
         }
 
 
-def _active_model() -> Any | None:
-    """The model Inspect is evaluating while it builds the task (``inspect eval``, ``eval(<task function>)``),
-    or ``None`` when no eval is running. Only an active model is used: no model is created here."""
-    from inspect_ai.model._model import active_model  # get_model() would create one from INSPECT_EVAL_MODEL
-
-    return active_model()
-
-
 def task_generation(task: str, reasoning: Any, presets: str = "auto") -> TaskGeneration:
     """Resolve a task's ``presets`` parameter into its generate config (module docstring).
 
@@ -233,7 +215,7 @@ def task_generation(task: str, reasoning: Any, presets: str = "auto") -> TaskGen
     model_name = effort = None
     family = chosen
     if chosen == "auto":
-        model = _active_model()
+        model = active_model()
         if model is None:
             warnings.warn(
                 f"{task}: presets='auto' found no model being evaluated (the task was built before the eval "
@@ -253,63 +235,3 @@ def task_generation(task: str, reasoning: Any, presets: str = "auto") -> TaskGen
         reasoning_effort=effort,
         fields=family_preset(family, reasoning, task),
     )
-
-
-def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | None = None) -> dict[str, Any]:
-    """Generate-call keyword arguments that switch Qwen3-style thinking on or off for ``model_api``.
-
-    Args:
-        model_api: provider name, e.g. ``"vllm"``, ``"openai"``, ``"gguf"``.
-        reasoning: desired thinking state.
-        current: the active config; an ``enable_thinking`` the user already set in ``--extra-body`` wins,
-            and other ``extra_body`` fields are kept.
-
-    Returns:
-        ``{"extra_body": {...}}`` for chat-template providers, else ``{}``.
-    """
-    if model_api not in CHAT_TEMPLATE_PROVIDERS:
-        return {}
-    extra_body = dict((current.extra_body if current else None) or {})
-    template_kwargs = dict(extra_body.get("chat_template_kwargs") or {})
-    template_kwargs.setdefault("enable_thinking", reasoning_flag(reasoning))
-    extra_body["chat_template_kwargs"] = template_kwargs
-    return {"extra_body": extra_body}
-
-
-def prompt_messages(system_prompt: str, user_prompt: str) -> list[ChatMessage]:
-    """A sample's input: the task's system prompt, then the user prompt (both verbatim, Appendix B).
-
-    Every task builds its ``Sample.input`` this way, so the system prompt is in the sample from the start:
-    inserting it in front of the messages while the sample runs makes Inspect log a state diff that rewrites
-    the whole first message. Each sample gets its own two messages (own ids; editing one sample's input changes
-    no other).
-    """
-    return [ChatMessageSystem(content=system_prompt), ChatMessageUser(content=user_prompt)]
-
-
-@solver
-def generate_with_thinking(reasoning: bool) -> Solver:
-    """Generate once, with the thinking switch of :func:`thinking_kwargs` for the active model.
-
-    Args:
-        reasoning: the task's ``reasoning`` parameter.
-    """
-    from inspect_ai.model import get_model
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model()
-        return await generate(state, **thinking_kwargs(state.model.api, reasoning, model.config))
-
-    return solve
-
-
-def usage_tokens(output: ModelOutput | None) -> tuple[int, int]:
-    """``(output_tokens, reasoning_tokens)`` of one generation, 0 where the provider reported nothing.
-
-    ``output_tokens`` includes reasoning tokens when the provider counts them together (OpenAI, vLLM);
-    the paper's "tok." columns are the reasoning tokens (Appendix C).
-    """
-    usage = output.usage if output is not None else None
-    if usage is None:
-        return 0, 0
-    return int(usage.output_tokens or 0), int(usage.reasoning_tokens or 0)
