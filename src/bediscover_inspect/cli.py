@@ -268,9 +268,9 @@ _INTERRUPTS = 0
 def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
 
-    from ._inspect_compat import PrerequisiteError
-
     from bediscover_inspect import workers
+
+    from ._inspect_compat import PrerequisiteError
 
     task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
     cells = workers.cells_of(args, reasoning_modes(args.reasoning))
