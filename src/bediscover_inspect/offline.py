@@ -10,8 +10,9 @@ Where the file goes: tiktoken reads its cache from ``$TIKTOKEN_CACHE_DIR``, else
 ``<tmp>/data-gym-cache`` (``tiktoken.load.read_file_cached``), and ``/tmp`` is cleared on reboot. So with neither
 variable set, the file goes to a persistent user cache, ``platformdirs.user_cache_dir("bediscover-inspect")/tiktoken``
 (``~/.cache/bediscover-inspect/tiktoken`` on Linux), and :func:`.tiktoken_cache.use_tiktoken_cache` points ``TIKTOKEN_CACHE_DIR``
-there for the running process; importing :mod:`bediscover_inspect` calls it, so ``inspect eval evals/…``, the
-registered ``bediscover_inspect/<task>`` and ``bediscover run`` find the file. Another program using tiktoken
+there for the running process; the package's Inspect entry point (:mod:`._registry`, imported by Inspect at the
+start of every eval) calls it, so ``inspect eval evals/…``, the registered ``bediscover_inspect/<task>``,
+``eval()`` and ``bediscover run`` find the file; importing the package alone changes no variable. Another program using tiktoken
 offline needs ``TIKTOKEN_CACHE_DIR`` set to the directory this module prints.
 
 Run once: ``python -m bediscover_inspect.offline`` (the README's set-up commands do it).

@@ -1,28 +1,10 @@
 """Table 7's generation presets per model family, and the ``reasoning`` and ``presets`` task parameters.
 
-Paper, Appendix A, Table 7 and its caption. Only the Qwen3 rows set sampling parameters ("we use the suggested
-temperature and top-p values"); the other models have "-" there, i.e. the provider's defaults. Per family
-(:data:`FAMILIES`):
-
-* ``qwen3`` (rows Qwen3-0.6B … 32B): w/o reasoning ``max_tokens`` 2048, temperature 0.7, top-p 0.8;
-  w/ reasoning 4096, 0.6, 0.95;
-* ``deepseek-r1-distill`` (DS-r1-distill-Qwen, 32B): ``max_tokens`` 4096;
-* ``deepseek-r1`` (DeepSeek-r1-0528): ``max_tokens`` 4096, dialogue parsing 16384;
-* ``gpt-5-mini-low`` (GPT-5-mini (low)): ``max_tokens`` 4096, verbosity ``low``;
-* ``gpt-5-mini-high`` (GPT-5-mini (high)): ``max_tokens`` 8192, dialogue parsing 32768, verbosity ``low``;
-* ``other`` (no row): ``max_tokens`` 2048 w/o reasoning, 4096 w/ reasoning, nothing else.
-
-Table 7 prints the two ranges "4096-16384" and "8192-32768"; its caption says the higher values are the
-dialogue-parsing ones, so the low end is used for Tasks (1)-(4) and the high end for dialogue parsing
-(:data:`WIDE_BUDGET_TASKS`, Tables 6 and 39-41). DeepSeek-r1, its distill and GPT-5-mini have no "w/o
-reasoning" columns (they always reason), so their row applies with either value of ``reasoning``. ``other``
-(any model of no Table 7 family) gets only Table 7's token budget of the chosen mode.
-
-Every task has a ``presets`` parameter (:data:`PRESET_CHOICES`, :func:`task_generation`): ``auto`` (default)
-picks the family from the model being evaluated (:func:`model_family`), a family name forces that row, ``none``
-sends nothing. The preset is the *task's* generate config, so anything given on the command line
-(``--temperature``, ``--max-tokens``, ``--verbosity`` …) wins, as Inspect merges the task config under the
-eval's own; the log's ``plan.config`` shows the merge and the task metadata's ``generation`` what the task set.
+Source: the paper's Appendix A, Table 7 and its caption. What each family gets, and how the command line
+overrides it, is the table of the top-level README, "Generation settings"; :func:`family_preset` implements it,
+:func:`model_family` picks the family from a model name, :func:`task_generation` resolves a task's ``presets``.
+The preset is the *task's* generate config, so Inspect merges it under the eval's own (command-line options win);
+the log's ``plan.config`` shows the merge and the task metadata's ``generation`` what the task set.
 """
 
 from __future__ import annotations
@@ -72,7 +54,7 @@ FAMILIES: tuple[str, ...] = (
     "gpt-5-mini-high",
     "other",
 )
-"""Model families with their own generation preset (module docstring table; Table 7 rows)."""
+"""Model families with their own generation preset (Table 7 rows, and ``other`` for a model of none)."""
 
 PRESET_CHOICES: tuple[str, ...] = ("auto", *FAMILIES, "none")
 """Values of every task's ``presets`` parameter."""
@@ -119,7 +101,7 @@ def model_family(model: str, reasoning_effort: str | None = None) -> str:
 
 
 def family_preset(family: str, reasoning: bool, task: str) -> dict[str, Any]:
-    """The generate-config fields one family's preset sets for ``task`` (module docstring table).
+    """The generate-config fields one family's preset sets for ``task`` (README, "Generation settings").
 
     Args:
         family: one of :data:`FAMILIES`, or ``"none"`` (returns ``{}``).
@@ -193,7 +175,7 @@ class TaskGeneration:
 
 
 def task_generation(task: str, reasoning: Any, presets: str = "auto") -> TaskGeneration:
-    """Resolve a task's ``presets`` parameter into its generate config (module docstring).
+    """Resolve a task's ``presets`` parameter into its generate config (README, "Generation settings").
 
     ``auto`` reads the family (:func:`model_family`) from the model Inspect is evaluating while it builds the
     task, with that model's ``reasoning_effort`` (``--reasoning-effort``). A task built in Python before an eval

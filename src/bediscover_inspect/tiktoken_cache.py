@@ -1,7 +1,7 @@
 """The persistent directory tiktoken's cached encodings live in (see :mod:`bediscover_inspect.offline`).
 
-Kept apart from :mod:`.offline` so that importing the package (which calls :func:`use_tiktoken_cache`) does not
-import the module ``python -m bediscover_inspect.offline`` runs.
+Kept apart from :mod:`.offline` so that the Inspect entry point (:mod:`._registry`, which calls
+:func:`use_tiktoken_cache`) does not import the module ``python -m bediscover_inspect.offline`` runs.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def _run(log_dir: str, counter: Path, *extra: str) -> subprocess.Popen:
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0"}
     cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
     cmd += ["--tasks", "sentence_ordering", "temporal_reasoning", "--seeds", "0", "1", "--reasoning", "both"]
-    cmd += ["--limit", "3", "--log-dir", log_dir, "--display", "none", "-T", "sentence_ordering.datasets=nips-abs"]
+    cmd += ["--limit", "3", "--log-dir", log_dir, "--display", "none", "-T", "sentence_ordering.dataset=nips-abs"]
     cmd += ["-T", "temporal_reasoning.dataset=tbd", *extra]
     return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 

@@ -57,7 +57,7 @@ def test_shards_are_disjoint_and_cover_the_grid_in_build_order():
 
 def test_build_tasks_builds_only_the_cells_it_is_given():
     names, cells = ["sentence_ordering", "discourse_markers"], [("sentence_ordering", False, 1)]
-    args = {"sentence_ordering.datasets": "nips-abs", "presets": "none"}
+    args = {"sentence_ordering.dataset": "nips-abs", "presets": "none"}
     tasks = build_tasks(names, [0, 1], [False], "paper", args, cells=cells)
     assert [(t.name.rsplit("/", 1)[-1], t.config.seed) for t in tasks] == [("sentence_ordering", 1)]
     # the arguments of every task are checked even when none of its evals is built
@@ -94,7 +94,7 @@ def _run(log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4)
     cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
     cmd += ["--tasks", "sentence_ordering", "discourse_markers", "--seeds", "0", "1", "--reasoning", "off"]
     cmd += ["--limit", str(limit), "--log-dir", log_dir, "--max-samples", "1", "--display", "none"]
-    cmd += ["-T", "sentence_ordering.datasets=nips-abs", *extra]
+    cmd += ["-T", "sentence_ordering.dataset=nips-abs", *extra]
     return subprocess.Popen(
         cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
     )

@@ -33,7 +33,7 @@ def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
     )
     # a new process with an empty temporary directory, no network: tiktoken must find the file via the package
     loaded = _python(
-        "import bediscover_inspect, tiktoken; print(tiktoken.get_encoding('o200k_base').encode('hello world'))",
+        "import bediscover_inspect._registry, tiktoken; print(tiktoken.get_encoding('o200k_base').encode('hello world'))",
         fresh_tmp,
         cache_home,
     )
@@ -44,7 +44,7 @@ def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
 def test_a_users_cache_variable_wins(tmp_path):
     own = tmp_path / "own"
     proc = _python(
-        "import os, bediscover_inspect; from bediscover_inspect.offline import tiktoken_cache_dir; "
+        "import os, bediscover_inspect._registry; from bediscover_inspect.offline import tiktoken_cache_dir; "
         "print(os.environ['TIKTOKEN_CACHE_DIR'], tiktoken_cache_dir())",
         tmp_path,
         tmp_path / "cache",
@@ -52,10 +52,27 @@ def test_a_users_cache_variable_wins(tmp_path):
     )
     assert proc.stdout.split() == [str(own), str(own)], proc.stderr
     proc = _python(
-        "import os, bediscover_inspect; from bediscover_inspect.offline import tiktoken_cache_dir; "
+        "import os, bediscover_inspect._registry; from bediscover_inspect.offline import tiktoken_cache_dir; "
         "print('TIKTOKEN_CACHE_DIR' in os.environ, tiktoken_cache_dir())",
         tmp_path,
         tmp_path / "cache",
         DATA_GYM_CACHE_DIR=str(own),
     )
     assert proc.stdout.split() == ["False", str(own)], proc.stderr
+
+
+def test_importing_the_package_sets_no_variable_and_an_eval_does(tmp_path):
+    """Only Inspect's entry point (loaded at the start of every eval) points tiktoken at the package's cache."""
+    code = (
+        "import os, bediscover_inspect, bediscover_inspect.report; print('TIKTOKEN_CACHE_DIR' in os.environ)\n"
+        "from inspect_ai import Task, eval\n"
+        "from inspect_ai.dataset import Sample\n"
+        "from inspect_ai.model import ModelOutput, ModelUsage, get_model\n"
+        "output = ModelOutput.from_content('mockllm/model', 'x')\n"
+        "output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)\n"
+        "model = get_model('mockllm/model', custom_outputs=[output])\n"
+        "eval(Task(dataset=[Sample(input='x')]), model=model, display='none', log_dir={log_dir!r})\n"
+        "print(os.environ.get('TIKTOKEN_CACHE_DIR'))"
+    ).format(log_dir=str(tmp_path / "logs"))
+    proc = _python(code, tmp_path, tmp_path / "cache")
+    assert proc.stdout.split() == ["False", str(tmp_path / "cache" / "bediscover-inspect" / "tiktoken")], proc.stderr

@@ -10,11 +10,20 @@ from hypothesis import strategies as st
 from inspect_ai import eval as inspect_eval
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
-from bediscover_inspect.discourse_markers.dataset import DATASETS, LABELS
-from bediscover_inspect.discourse_markers.scorer import ALIASES, parse_answer
+from bediscover_inspect.discourse_markers.aliases import ALIASES
+from bediscover_inspect.discourse_markers.dataset import DATASETS
+from bediscover_inspect.discourse_markers.prompts import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
+from bediscover_inspect.labels import parse_label
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion, measures_by_group
 from tests.helpers import answer_with, scripted_model
+
+
+def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[str, ...]]:
+    """``(answer, invalid, ambiguous, candidates)`` of one completion, as the scorer reads it."""
+    parsed = parse_label(completion, LABELS[dataset], ALIASES[dataset])
+    answer = parsed.label if parsed.label is not None else INVALID_ANSWER
+    return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from ..data import (
     select_datasets,
 )
 from ..messages import prompt_messages
-from .prompts import JUST_LABELS, OTHERWISE_LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
+from .prompts import LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
 
 DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
 """Dataset names of Task (1), in the paper's column order (Table 2)."""
@@ -42,13 +42,6 @@ DATA_FILES: dict[str, str] = {
 
 FAMILY: dict[str, str] = {"just-manual": "just", "just-subtitle": "just", "otherwise": "otherwise"}
 """Dataset -> prompt family of Table 8 (``just`` or ``otherwise``)."""
-
-LABELS: dict[str, tuple[str, ...]] = {
-    "just-manual": JUST_LABELS,
-    "just-subtitle": JUST_LABELS,
-    "otherwise": OTHERWISE_LABELS,
-}
-"""Dataset -> label set offered in its system prompt (Table 8)."""
 
 JUST_MANUAL_LAST_ID = 89
 """Just records with ``id <= 89`` are Just-Manual, the rest Just-Subtitle."""

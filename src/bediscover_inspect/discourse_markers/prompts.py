@@ -26,6 +26,13 @@ OTHERWISE_LABELS: tuple[str, ...] = ("Argumentation", "Consequence", "Exception"
 """Label set of Otherwise, as listed in the Otherwise system prompt (Table 8) and spelled in
 ``dm/otherwise/test_id.json``."""
 
+LABELS: dict[str, tuple[str, ...]] = {
+    "just-manual": JUST_LABELS,
+    "just-subtitle": JUST_LABELS,
+    "otherwise": OTHERWISE_LABELS,
+}
+"""Dataset -> label set offered in its system prompt (Table 8)."""
+
 
 def _paragraphs(*lines: str) -> str:
     return "\n\n".join(lines)

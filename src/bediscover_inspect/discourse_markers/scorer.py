@@ -10,24 +10,10 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..labels import parse_label
 from ..measures import scorer_metrics
-from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
 from .aliases import ALIASES
-from .dataset import LABELS
-
-
-def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[str, ...]]:
-    """Parse one completion of ``dataset``.
-
-    Returns:
-        ``(answer, invalid, ambiguous, candidates)``: ``answer`` is the canonical label or
-        :data:`~bediscover_inspect.metrics.INVALID_ANSWER`. Never raises on any string.
-    """
-    parsed = parse_label(completion, LABELS[dataset], ALIASES[dataset])
-    answer = parsed.label if parsed.label is not None else INVALID_ANSWER
-    return answer, parsed.invalid, parsed.ambiguous, parsed.candidates
+from .prompts import LABELS
 
 
 @scorer(metrics=scorer_metrics("discourse_marker_scorer"))

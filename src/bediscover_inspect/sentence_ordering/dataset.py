@@ -25,7 +25,6 @@ from ..data import (
 )
 from ..messages import prompt_messages
 from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
-from .scorer import canonical_ids
 
 DATASETS: tuple[str, ...] = (
     "aan-abstract",
@@ -37,6 +36,12 @@ DATASETS: tuple[str, ...] = (
     "wiki-movies",
 )
 """The seven datasets of Table 1 / Table 5, as named in the authors' ``data/so`` folder."""
+
+
+def canonical_ids(shuffled_sentences: Sequence[str]) -> list[int]:
+    """For each shuffled index, the first index holding an identical sentence (identity when all differ)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(s, i) for i, s in enumerate(shuffled_sentences)]
 
 
 def data_path(dataset: str) -> str:
@@ -68,7 +73,7 @@ def record_to_sample(
         A sample with id ``<dataset>_<record id>``, input ``[system, user]`` messages (Table 11), target and
         metadata ``gold`` the gold order as markers (``<s 3> <s 1> …``), and metadata ``dataset``,
         ``record_id``, ``gold_order`` (0-based shuffled indices), ``canonical_ids`` (see
-        :func:`.scorer.canonical_ids`) and ``n_sentences``.
+        :func:`canonical_ids`) and ``n_sentences``.
 
     Raises:
         DataFormatError: missing/ill-typed fields, an empty document, or a ``shuf_idx`` that is not n integer

@@ -39,12 +39,6 @@ def parse_markers(completion: str) -> list[int]:
     return list(parse_order(completion).ids)
 
 
-def canonical_ids(shuffled_sentences: Sequence[str]) -> list[int]:
-    """For each shuffled index, the first index holding an identical sentence (identity when all differ)."""
-    first: dict[str, int] = {}
-    return [first.setdefault(s, i) for i, s in enumerate(shuffled_sentences)]
-
-
 def canonicalise(ids: Sequence[int], canonical: Sequence[int]) -> list[int]:
     """Map ids through :func:`canonical_ids`; ids outside ``0..n-1`` are kept as they are."""
     return [canonical[i] if 0 <= i < len(canonical) else i for i in ids]
