@@ -34,8 +34,8 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..tokens import usage_tokens
 from ..measures import METRICS, measures_of, scorer_metrics
+from ..tokens import usage_tokens
 from .prompts import RELATIONS
 from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold
 from .solver import TURNS_STORE_KEY, parsed_turn

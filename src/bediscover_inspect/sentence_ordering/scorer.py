@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..tokens import usage_tokens
 from ..measures import METRICS, measures_of, scorer_metrics
+from ..tokens import usage_tokens
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
 from .parsing import PAPER_FORMAT, parse_order

@@ -28,7 +28,6 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from ..tokens import usage_tokens
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
