@@ -35,8 +35,8 @@ API (stable; the regression gate and the report use only this):
   the label statistic of a stack of confusion matrices, shape ``(k, L, L) -> (k,)`` (label; rows gold, columns
   predicted, as :func:`~bediscover_inspect.metrics.confusion` counts them), so a bootstrap evaluates all
   resamples at once.
-* ``Measure.higher_is_better``, ``Measure.paper_name`` (the paper's column name, ``""`` when the paper has
-  none), ``Measure.paper_key`` (the name the report matches against ``paper_results.csv``), ``Measure.tokens``,
+* ``Measure.higher_is_better``, ``Measure.title`` (the field's name: ``PMR``, ``micro-F1``, ``link-F1``),
+  ``Measure.paper_name`` (the paper's column name, ``""`` when the paper has none), ``Measure.paper_key`` (the name the report matches against ``paper_results.csv``), ``Measure.tokens``,
   ``Measure.uncertainty`` (``"stderr"``: Inspect's standard error of a mean; ``"bootstrap"``: the seeded
   bootstrap of :mod:`bediscover_inspect.metrics`), ``Measure.description``.
 * ``Measure.metric(stat="both")`` / ``metric_factory(name)`` — the registered Inspect ``@metric`` of the measure
@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, grouped, metric
+from inspect_ai.scorer import Metric, SampleScore, metric
 
 from .metrics import (
     INVALID_ANSWER,
@@ -82,7 +82,6 @@ from .metrics import (
     STDERR_SUFFIX,
     Stat,
     _metric_of,
-    group_entry_prefix,
     label_pairs,
     label_stderr,
     mean_and_stderr,
@@ -187,6 +186,7 @@ class Measure:
         paper_name: the paper's column name (``""``: the paper reports none).
         paper_measure: the ``metric`` of ``paper_results.csv`` this measure is compared with (default: ``name``).
         tokens: a token count (reported as it is; every other measure is a 0–1 rate shown in percent).
+        label: the field's name for it in prose and tables (``PMR``, ``micro-F1``; default: :attr:`name`).
     """
 
     name: str
@@ -201,6 +201,7 @@ class Measure:
     paper_name: str = ""
     paper_measure: str = ""
     tokens: bool = False
+    label: str = ""
 
     @property
     def uncertainty(self) -> Literal["stderr", "bootstrap"]:
@@ -212,6 +213,11 @@ class Measure:
         """How a paired test treats it: ``binary`` (0/1 per sample under :attr:`key`), ``mean``, ``ratio``,
         ``label``."""
         return "binary" if self.binary else self.kind
+
+    @property
+    def title(self) -> str:
+        """The field's name for the measure (:attr:`label`, else :attr:`name`): ``PMR``, ``link-F1`` …"""
+        return self.label or self.name
 
     @property
     def paper_key(self) -> str:
@@ -377,6 +383,7 @@ def _micro_structure(kind: str, what: str, paper_name: str) -> tuple[Measure, ..
         lambda v: 2 * v[tp],
         lambda v: v[pred] + v[gold],
         paper_name=paper_name,
+        label=f"{kind}-F1",
     )
     return (
         f1,
@@ -406,6 +413,7 @@ _MEASURES: tuple[Measure, ...] = (
         binary=True,
         paper_name="micro-F1",
         paper_measure="accuracy",
+        label="micro-F1",
     ),
     _weighted_measure("weighted_precision", 0, "precision"),
     _weighted_measure("weighted_recall", 1, "recall"),
@@ -418,7 +426,7 @@ _MEASURES: tuple[Measure, ...] = (
         "Bootstrap SE.",
         "label",
         statistic=_macro_f1,
-        paper_name="macro-F1",
+        label="macro-F1",
     ),
     _rate("invalid", "Share of answers from which no answer could be read (scored wrong): ``value['invalid']``."),
     _rate(
@@ -444,7 +452,11 @@ _MEASURES: tuple[Measure, ...] = (
         paper_name="Lcs",
     ),
     _mean(
-        "pmr", "Perfect match rate (Pmr): mean of ``value['pmr']`` (0/1) over documents.", binary=True, paper_name="Pmr"
+        "pmr",
+        "Perfect match rate (Pmr): mean of ``value['pmr']`` (0/1) over documents.",
+        binary=True,
+        paper_name="Pmr",
+        label="PMR",
     ),
     _mean("skip", "Skip-bigram match (Skip, ROUGE-S): mean of ``value['skip']`` over documents.", paper_name="Skip"),
     _mean("kendall_tau", "Kendall's τ (Re-BART): mean of ``value['kendall_tau']`` over documents.", paper_name="τ"),
@@ -733,27 +745,14 @@ def scorer_metrics(scorer: str) -> list[Metric]:
     """
     spec = _scorer(scorer)
     first, *rest = spec.ordered()
+    # the headline's overall "both" metric is replaced by its "headline" form; its per-group entries stay
     metrics: list[Metric] = [METRICS[first](stat="headline")]
-    metrics += _grouped_entries(first, spec.group_keys(first))
+    metrics += measure_metrics(METRICS[first], spec.group_keys(first), first)[1:]
     for name in rest:
         metrics += measure_metrics(METRICS[name], spec.group_keys(name), name)
     if spec.labels:
         metrics.append(per_class())
     return metrics
-
-
-def _grouped_entries(name: str, group_keys: Sequence[str]) -> list[Metric]:
-    """The per-group value and standard-error entries of measure ``name`` (as :func:`measure_metrics`)."""
-    return [
-        grouped(
-            METRICS[name](stat=stat),
-            key,
-            all=False,
-            name_template=group_entry_prefix(name, key, stat) + "{group_name}",
-        )
-        for key in group_keys
-        for stat in ("value", "stderr")
-    ]
 
 
 __all__ = [
