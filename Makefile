@@ -4,9 +4,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Data root: BEDISCOVER_DATA_DIR if set, else the offline mirror beside the repository when present, else empty
-# (the suite then downloads the pinned files into the user cache on first use).
-MIRROR := $(abspath ../shared/data/bediscover/data)
+# (the suite then downloads the pinned files into the user cache on first use). The tests' reference material
+# (the paper's text, upstream reference files): BEDISCOVER_REFERENCE_DIR if set, else that mirror's root.
+MIRROR_ROOT := $(abspath ../shared)
+MIRROR := $(MIRROR_ROOT)/data/bediscover/data
 export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
+export BEDISCOVER_REFERENCE_DIR ?= $(if $(wildcard $(MIRROR_ROOT)/paper),$(MIRROR_ROOT),)
 LIMIT ?= 20
 
 .PHONY: install demo test bench baseline gate clean
@@ -51,4 +54,4 @@ gate: install
 		--require-identical
 
 clean:
-	rm -rf $(VENV) logs/tests
+	rm -rf $(VENV)

@@ -33,6 +33,7 @@ from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import eval_set_options
+from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
     TASK_NAMES,
@@ -142,12 +143,13 @@ def build_tasks(
     with warnings_to_stderr():  # a skipped dataset is named once, not once per seed and mode
         for name in task_names:
             own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
+            given = dict(own)  # what the user passed, for messages
             if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
                 own["presets"] = model_family(model, reasoning_effort)
             try:
                 check_task_args(name, own | {"subset": subset, "reasoning": False})
             except TASK_ERRORS as exc:
-                raise TaskArgumentError(task_error_message(name, own, exc)) from exc
+                raise TaskArgumentError(task_error_message(name, given, exc)) from exc
             for reasoning in modes:
                 for seed in seeds:
                     if cells is not None and (name, reasoning, int(seed)) not in cells:
@@ -155,7 +157,7 @@ def build_tasks(
                     try:
                         task = functions[name](subset=subset, reasoning=reasoning, **own)
                     except TASK_ERRORS as exc:
-                        raise TaskArgumentError(task_error_message(name, own, exc)) from exc
+                        raise TaskArgumentError(task_error_message(name, given, exc)) from exc
                     task.config = task.config.merge(GenerateConfig(seed=int(seed)))
                     tasks.append(task)
     return tasks
@@ -295,6 +297,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             check=bool(cells),
         ):
             code, line = workers.run_spread(args, cells, model)
+        print_run_summary(workers.logs_of_cells(_logs_in(args.log_dir), cells), args.log_dir)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
     generate: dict[str, Any] = {}
@@ -344,6 +347,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             logs = logs or left
         code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
         workers.write_result(args.worker_result, logs, len(tasks))
+        if not args.worker_result:  # a worker's evals are in its parent's table
+            print_run_summary(logs, args.log_dir)
         code, lines = closing_lines(watch, code, line, logs, args.log_dir)
         for text in lines:
             print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)

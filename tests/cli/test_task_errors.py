@@ -43,7 +43,7 @@ def inspect_eval(task: str, display: str, *task_args: str, data_root: Path) -> s
         "--limit",
         "1",
         "--log-dir",
-        str(data_root.parent / "logs"),
+        os.environ["INSPECT_LOG_DIR"],
     ]
     for arg in task_args:
         args += ["-T", arg]

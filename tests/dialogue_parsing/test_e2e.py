@@ -18,7 +18,7 @@ from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from bediscover_inspect.measures import SCORERS
-from bediscover_inspect.metrics import read_results
+from bediscover_inspect.metrics import INVALID_ANSWER, read_results
 from tests.helpers import answer_with, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
@@ -224,7 +224,7 @@ def test_single_turn_parent_bound_is_the_dialogue_length(tmp_path: Path) -> None
         j, n = sample.metadata["turn"], sample.metadata["n_edus"]
         assert n == 8
         expected = [] if j == n - 1 else [f"COMMENT({n - 1},{j})"]  # the last turn cannot be its own parent
-        assert score.answer.split() == expected
+        assert score.answer.split() == (expected or [INVALID_ANSWER])  # nothing readable: the suite's <invalid>
         assert score.value["relations_invalid"] == 3 - len(expected)
 
 

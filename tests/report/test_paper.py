@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 
 from bediscover_inspect.report.paper import PAPER_COLUMNS, load_paper_results
-
-PAPER = Path(__file__).resolve().parents[2] / ".." / "shared" / "paper" / "bediscover_paper.txt"
+from tests.conftest import PAPER_TEXT
 
 
 def _table_line(table: int, model: str) -> list[str]:
     """The tab-separated cells of the row naming ``model`` in the block just above "Table N:"."""
-    lines = PAPER.read_text(encoding="utf-8").splitlines()
+    lines = PAPER_TEXT.read_text(encoding="utf-8").splitlines()
     caption = next(i for i, line in enumerate(lines) if line.startswith(f"Table {table}:"))
     j = caption - 1
     while not lines[j].strip():

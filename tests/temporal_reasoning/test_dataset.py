@@ -123,9 +123,9 @@ def test_system_prompts_are_the_papers_words():
 
 
 def _first_tbd_record():
-    from tests.conftest import MIRROR_DATA_ROOT
+    from tests.conftest import DATA_ROOT
 
-    return _records(MIRROR_DATA_ROOT, "tbd-ee")[0]
+    return _records(DATA_ROOT, "tbd-ee")[0]
 
 
 def test_sentences_context_on_a_real_tbd_record(data_root):

@@ -21,11 +21,11 @@ from bediscover_inspect.temporal_reasoning.tot_answers import (
     parse_tot_answer,
     tot_correct,
 )
-from tests.conftest import MIRROR_DATA_ROOT
+from tests.conftest import DATA_ROOT
 
 
 def _tot_records() -> list[dict]:
-    return json.loads((MIRROR_DATA_ROOT / "tr" / "tot-arithmetic" / "test_id.json").read_text(encoding="utf-8"))
+    return json.loads((DATA_ROOT / "tr" / "tot-arithmetic" / "test_id.json").read_text(encoding="utf-8"))
 
 
 def _bare(value) -> str:

@@ -21,7 +21,7 @@ from bediscover_inspect.temporal_reasoning.tot_answers import (
     parse_gold,
     parse_tot_answer,
 )
-from tests.conftest import MIRROR_DATA_ROOT
+from tests.conftest import DATA_ROOT
 
 # --- 1. brace scanning is bounded (was: every nested span copied and parsed, 52-58 s on 20 000 levels) ------
 
@@ -91,7 +91,7 @@ def test_placeholder_only_answer_is_invalid(completion, keys):
 def test_every_angle_bracket_instruction_echoed_is_invalid():
     """The instruction up to its first format dict, repeated as the answer. (Some instructions go on with a
     literal alternative, ``{"answer": "equal"}`` / ``'unanswerable'``: echoing those reads as that answer.)"""
-    records = json.loads((MIRROR_DATA_ROOT / "tr" / "tot-arithmetic" / "test_id.json").read_text(encoding="utf-8"))
+    records = json.loads((DATA_ROOT / "tr" / "tot-arithmetic" / "test_id.json").read_text(encoding="utf-8"))
     seen = 0
     for record in records:
         gold = parse_gold(record["gold"])

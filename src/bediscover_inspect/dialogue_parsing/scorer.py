@@ -35,6 +35,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..measures import METRICS, measures_of, scorer_metrics
+from ..metrics import INVALID_ANSWER
 from ..tokens import usage_tokens
 from .prompts import RELATIONS
 from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold
@@ -135,7 +136,12 @@ def single_turn_score(state: TaskState) -> Score:
     parsed = parse_answer(completion, j, RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"]))
     counts = count_turn(parsed, parse_gold(state.metadata["gold"]), *usage_tokens(state.output))
     detail = _turn_detail(j, state.metadata["gold"], parsed)
-    return Score(value=_value(counts), answer=detail["predicted"], explanation=completion, metadata={"turns": [detail]})
+    return Score(
+        value=_value(counts),
+        answer=detail["predicted"] or INVALID_ANSWER,
+        explanation=completion,
+        metadata={"turns": [detail]},
+    )
 
 
 def dialogue_score(state: TaskState) -> Score:
@@ -153,7 +159,25 @@ def dialogue_score(state: TaskState) -> Score:
         total = total + count_turn(parsed, parse_gold(turn["gold"]), *tokens)
         details.append(_turn_detail(j, turn["gold"], parsed) | {"answered": record is not None})
     answer = " ".join(detail["predicted"] for detail in details if detail["predicted"])
-    return Score(value=_value(total), answer=answer, metadata={"turns": details})
+    return Score(
+        value=_value(total),
+        answer=answer or INVALID_ANSWER,
+        explanation=turn_table(details),
+        metadata={"turns": details},
+    )
+
+
+def turn_table(details: Sequence[dict[str, Any]]) -> str:
+    """The per-turn detail of a dialogue as a markdown table (the sample's explanation in ``inspect view``): turn,
+    gold relations, relations read, what could not be read, and whether the turn was answered at all."""
+    lines = ["| turn | gold | predicted | unreadable | answered |", "|---|---|---|---|---|"]
+    for detail in details:
+        unreadable = "; ".join(str(item) for item in detail["invalid"]).replace("|", "\\|")
+        lines.append(
+            f"| {detail['turn']} | {detail['gold']} | {detail['predicted'] or '—'} | {unreadable} | "
+            f"{'yes' if detail.get('answered', True) else 'no'} |"
+        )
+    return "\n".join(lines)
 
 
 @scorer(metrics=scorer_metrics("dialogue_parsing_scorer"))
@@ -161,9 +185,11 @@ def dialogue_parsing_scorer() -> Scorer:
     """Score one sample: a single turn, or a whole dialogue from the incremental solver's per-turn records.
 
     ``Score.value`` holds the sample's :class:`TurnCounts` (:data:`COUNT_KEYS`) and its own ``link_f1`` /
-    ``full_f1``; ``Score.answer`` is the predicted structure (valid relations, space-separated);
-    ``Score.metadata["turns"]`` lists per turn (for the viewer) ``turn``, ``gold``, ``predicted``, ``invalid``
-    and, in incremental mode, ``answered``.
+    ``full_f1``; ``Score.answer`` is the predicted structure (valid relations, space-separated;
+    :data:`~bediscover_inspect.metrics.INVALID_ANSWER` when no relation could be read);
+    ``Score.metadata["turns"]`` lists per turn ``turn``, ``gold``, ``predicted``, ``invalid`` and, in incremental
+    mode, ``answered``, which the incremental explanation shows as a table (:func:`turn_table`); a single turn's
+    explanation is its completion.
     """
 
     async def score(state: TaskState, target: Target) -> Score:

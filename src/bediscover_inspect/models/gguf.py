@@ -618,3 +618,25 @@ class GGUFModelAPI(ModelAPI):
 def gguf() -> type[ModelAPI]:
     """Registry entry for ``--model gguf/<alias or path>`` (see :class:`GGUFModelAPI`)."""
     return GGUFModelAPI
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bediscover_inspect.models.gguf [NAME]``: print the verified path of a ``gguf/`` model's file.
+
+    ``NAME`` is an alias of :data:`ALIASES` (default ``smollm2-135m``) or a path; e.g. to hand the embedded model to
+    ``python -m llama_cpp.server --model``. Exit 0 with the path on stdout; exit 1 with one ``error:`` line on
+    stderr when the file cannot be resolved (the errors of :func:`resolve_model_path`).
+    """
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        print(resolve_model_path(args[0] if args else "smollm2-135m"))
+    except GGUFError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

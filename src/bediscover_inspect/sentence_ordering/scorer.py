@@ -23,6 +23,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from ..measures import METRICS, measures_of, scorer_metrics
+from ..metrics import INVALID_ANSWER
 from ..tokens import usage_tokens
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
@@ -73,7 +74,8 @@ def sentence_ordering_scorer() -> Scorer:
     Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios, correct positions and LCS length over n),
     ``skip``, ``kendall_tau``, ``lumr``, ``invalid``, ``other_format`` (0/1: read from another format than the
     paper's markers), ``output_tokens``, ``reasoning_tokens`` and ``n_sentences`` (n, the weight of the micro Acc
-    and LCS). ``Score.answer`` is the order read, as markers; ``Score.metadata`` says whether it names the gold ids
+    and LCS). ``Score.answer`` is the order read, as markers (:data:`INVALID_ANSWER` when none could be read, as in
+    every task); ``Score.metadata`` says whether it names the gold ids
     in some order (``permutation``) and which format it was read from (``format``).
     """
 
@@ -95,7 +97,7 @@ def sentence_ordering_scorer() -> Scorer:
         is_permutation = sorted(pred) == sorted(gold)
         return Score(
             value=values,
-            answer=marker_sequence(raw),
+            answer=marker_sequence(raw) if raw else INVALID_ANSWER,
             explanation=(
                 "no sentence marker found (invalid)"
                 if not raw

@@ -1,0 +1,177 @@
+"""The table ``bediscover run`` ends with: one row per eval and dataset, the headline measure by name.
+
+    task               seed  reasoning  dataset      headline              invalid  samples  log
+    sentence_ordering     0  off        nips-abs     PMR 12.5 ± 12.5         50.0%        8  2026-…_sentence-ordering_….eval
+
+Per row: the headline measure of the scorer that covers the dataset (the measure catalog's,
+:func:`bediscover_inspect.measures.headline`: PMR, accuracy, micro-F1 or link-F1) with its standard error, both in %; the invalid rate in % (dialogue
+parsing: turns whose answer could not be read); the samples scored (dialogue parsing: dialogues); the log file,
+relative to the log directory, on the first row of each log. Every other number stays in the logs
+(``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .analysis import eval_seed
+from .measures import SCORERS, headline
+from .metrics import PRIMARY_GROUP_KEY, read_results
+
+MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}
+"""How a headline measure is named in the table (the paper's terms); another measure keeps its metric name."""
+
+INVALID_MEASURES = ("invalid", "invalid_rate")
+"""Measures that are a scorer's invalid-answer rate (dialogue parsing: ``invalid_rate``, per turn)."""
+
+COLUMNS = ("task", "seed", "reasoning", "dataset", "headline", "invalid", "samples", "log")
+
+
+def headline_measure(log: Any, scorer: str) -> str | None:
+    """The headline measure of ``scorer``: the measure catalog's (:func:`bediscover_inspect.measures.headline`), else
+    (a scorer outside the catalog) its first measure in ``log``'s results; ``None`` when it has none."""
+    if scorer.rsplit("/", 1)[-1] in SCORERS:
+        return headline(scorer).name
+    rows = [row["measure"] for row in read_results(log) if row["scorer"] == scorer]
+    return rows[0] if rows else None
+
+
+def shown_path(location: str, log_dir: str | None) -> str:
+    """A log's location as the table shows it: relative to ``log_dir`` when inside it (local paths, ``file:`` and
+    object-store URLs alike), else as it is."""
+    path = location.removeprefix("file://") if location.startswith("file://") else location.removeprefix("file:")
+    if not log_dir:
+        return path
+    if "://" in path:
+        prefix = log_dir.rstrip("/") + "/"
+        return path[len(prefix) :] if path.startswith(prefix) else path
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(log_dir))
+    return path if relative.startswith("..") else relative
+
+
+def samples_per_dataset(log: Any) -> Counter[str]:
+    """Scored samples of ``log`` per ``dataset`` metadata value, from its sample summaries (the samples in memory
+    when the log carries them)."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    samples: Iterable[Any] = log.samples if log.samples else read_eval_log_sample_summaries(log.location)
+    return Counter(str((sample.metadata or {}).get(PRIMARY_GROUP_KEY, "")) for sample in samples)
+
+
+def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
+    """One row per scorer and dataset of ``log``, in the log's order: the :data:`COLUMNS` as values (``headline``
+    and ``headline_stderr`` as fractions, ``invalid`` a fraction or NaN, ``measure`` the headline's name).
+
+    A log without results (failed, cancelled) gives one row naming its status in ``dataset``.
+    """
+    task = str(log.eval.task).rsplit("/", 1)[-1]
+    seed = eval_seed(log)
+    reasoning = (log.eval.task_args or {}).get("reasoning")
+    base = {"task": task, "seed": seed, "reasoning": reasoning, "log": shown_path(str(log.location), log_dir)}
+    if log.status != "success" or not log.results:
+        return [
+            base
+            | {
+                "dataset": f"({log.status})",
+                "measure": "",
+                "headline": math.nan,
+                "headline_stderr": math.nan,
+                "invalid": math.nan,
+                "samples": log.results.completed_samples if log.results else 0,
+            }
+        ]
+    counts = samples_per_dataset(log)
+    results = read_results(log)
+    rows = []
+    for score in log.results.scores:
+        measure = headline_measure(log, score.name)
+        if measure is None:
+            continue
+        mine = [r for r in results if r["scorer"] == score.name and r["group_key"] == PRIMARY_GROUP_KEY]
+        for row in (r for r in mine if r["measure"] == measure):
+            invalid = [r["value"] for r in mine if r["measure"] in INVALID_MEASURES and r["group"] == row["group"]]
+            rows.append(
+                base
+                | {
+                    "dataset": row["group"],
+                    "measure": measure,
+                    "headline": row["value"],
+                    "headline_stderr": row["stderr"],
+                    "invalid": invalid[0] if invalid else math.nan,
+                    "samples": counts.get(row["group"], 0),
+                }
+            )
+    return rows
+
+
+def _percent(value: float) -> str:
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}"
+
+
+def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, list[str]]:
+    """The end-of-run table of ``logs`` (module docstring) as plain text, and a message per log left out because
+    its samples could not be read; ``""`` for no rows.
+
+    Rows are sorted by task, reasoning mode, seed and then the dataset order of the log.
+    """
+    rows: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    for log in sorted(logs, key=_order):
+        try:
+            own = summary_rows(log, log_dir)
+        except (OSError, ValueError, KeyError) as exc:
+            left_out.append(f"no summary for {log.location}: {exc}")
+            continue
+        rows += [row | {"log": row["log"] if i == 0 else ""} for i, row in enumerate(own)]
+    if not rows:
+        return "", left_out
+    cells = [
+        [
+            row["task"],
+            "" if row["seed"] is None else str(row["seed"]),
+            {True: "on", False: "off"}.get(row["reasoning"], ""),
+            row["dataset"],
+            (
+                f"{MEASURE_NAMES.get(row['measure'], row['measure'])} {_percent(row['headline'])}"
+                f" ± {_percent(row['headline_stderr'])}"
+                if row["measure"]
+                else ""
+            ),
+            "" if math.isnan(row["invalid"]) else f"{_percent(row['invalid'])}%",
+            str(row["samples"]),
+            row["log"],
+        ]
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in [list(COLUMNS), *cells]) for i in range(len(COLUMNS))]
+    right = {"seed", "invalid", "samples"}
+    lines = [
+        "  ".join(
+            cell.rjust(width) if name in right else cell.ljust(width)
+            for name, cell, width in zip(COLUMNS, line, widths, strict=True)
+        ).rstrip()
+        for line in [list(COLUMNS), *cells]
+    ]
+    return "\n".join(lines), left_out
+
+
+def _order(log: Any) -> tuple[str, bool, int]:
+    args = log.eval.task_args or {}
+    seed = eval_seed(log)
+    return (str(log.eval.task), bool(args.get("reasoning")), -1 if seed is None else seed)
+
+
+def print_run_summary(logs: Sequence[Any], log_dir: str) -> None:
+    """Print :func:`format_table` of ``logs`` on stdout after a blank line (nothing for no rows), and each log left
+    out as one ``warning:`` line on stderr."""
+    import sys
+
+    table, left_out = format_table(logs, log_dir)
+    for message in left_out:
+        print(f"warning: {message}", file=sys.stderr)
+    if table:
+        print(f"\n{table}", flush=True)

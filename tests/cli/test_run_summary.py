@@ -1,0 +1,66 @@
+"""The table ``bediscover run`` ends with, and the seed column for ``evals_df``, on real logs of the first four
+Otherwise items (gold: Argumentation, Exception, Exception, Exception) answered by a fixed solver, seeds 0 and 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.analysis import EvalColumns, evals_df
+from inspect_ai.solver import TaskState
+
+from bediscover_inspect.analysis import EvalSeed
+from bediscover_inspect.cli import build_tasks
+from bediscover_inspect.run_summary import format_table, summary_rows
+from tests.helpers import answer_with
+
+ANSWERS = {0: "Argumentation", 1: "Exception", 2: "I cannot tell.", 3: "Consequence"}
+"""Item -> answer: two right, one unreadable, one wrong label."""
+
+
+def _answer(state: TaskState) -> str:
+    return ANSWERS[int(str(state.sample_id).rsplit("_", 1)[1])]
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> tuple[Path, list]:
+    """Two evals as ``bediscover run`` builds them (the seed in the task's generate config)."""
+    log_dir = tmp_path_factory.mktemp("logs")
+    args = {"dataset": "otherwise", "per_dataset": 4}
+    tasks = build_tasks(["discourse_markers"], [0, 1], [False], "paper", args, model="mockllm/model")
+    logs = inspect_eval(tasks, model="mockllm/model", solver=answer_with(_answer), display="none", log_dir=str(log_dir))
+    assert [log.status for log in logs] == ["success", "success"]
+    return log_dir, logs
+
+
+def test_a_row_per_dataset_with_the_headline_by_name(logs):
+    """accuracy of [1, 1, 0, 0] = 0.5, its standard error sample-std/√n = √(1/3)/2 = 0.2887; invalid 1 of 4."""
+    log_dir, evals = logs
+    [row] = summary_rows(evals[0], str(log_dir))
+    assert row["task"] == "discourse_markers" and row["dataset"] == "otherwise" and row["measure"] == "accuracy"
+    assert row["headline"] == pytest.approx(0.5)
+    assert row["headline_stderr"] == pytest.approx((1 / 3) ** 0.5 / 2)
+    assert row["invalid"] == pytest.approx(0.25)
+    assert row["samples"] == 4 and row["reasoning"] is False
+    assert row["log"] == Path(evals[0].location).name
+
+
+def test_the_table_has_one_line_per_eval_and_dataset(logs):
+    log_dir, evals = logs
+    table, left_out = format_table(list(reversed(evals)), str(log_dir))
+    lines = table.splitlines()
+    assert left_out == []
+    assert lines[0].split() == ["task", "seed", "reasoning", "dataset", "headline", "invalid", "samples", "log"]
+    assert [line.split()[:9] for line in lines[1:]] == [
+        ["discourse_markers", str(seed), "off", "otherwise", "accuracy", "50.0", "±", "28.9", "25.0%"]
+        for seed in (0, 1)
+    ]
+    assert lines[1].split()[-2:] == ["4", Path(evals[0].location).name]
+
+
+def test_evals_df_tells_the_seeds_apart(logs):
+    """``bediscover run`` puts the seed in each task's generate config; the ``seed`` column reads it from there."""
+    log_dir, _ = logs
+    df = evals_df(str(log_dir), columns=EvalColumns + EvalSeed, quiet=True)
+    assert sorted(df["seed"]) == [0, 1]
