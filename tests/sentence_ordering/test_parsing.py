@@ -5,12 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bediscover_inspect.sentence_ordering.scorer import (
-    canonical_ids,
-    canonicalise,
-    document_scores,
-    parse_markers,
-)
+from bediscover_inspect.sentence_ordering.dataset import canonical_ids
+from bediscover_inspect.sentence_ordering.scorer import canonicalise, document_scores, parse_markers
 
 
 def test_marker_variants():
