@@ -326,6 +326,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 log_dir_allow_dirty=True,
                 display=args.display,
                 score_display=args.score_display,
+                log_realtime=args.log_realtime,
                 **eval_set_options(args),
                 **generate,
             )

@@ -163,3 +163,17 @@ def test_ctrl_c_with_workers_exits_130_and_another_worker_count_resumes(tmp_path
     assert _generations(second) <= 16 - 1  # finished samples are kept
     scored = _scored(str(log_dir))
     assert len(scored) == 16 and set(scored.values()) == {1}
+
+
+@pytest.mark.parametrize(("flags", "expected"), [([], False), (["--log-realtime"], True)])
+def test_live_sample_buffer_is_off_unless_asked_for(tmp_path, flags, expected):
+    """bediscover run runs Inspect without its live sample buffer (log_realtime) unless --log-realtime; the
+    samples and scores are in the log either way."""
+    log_dir = tmp_path / "logs"
+    argv = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
+    argv += ["--limit", "2", "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
+    assert main(argv) == 0
+    [info] = list_eval_logs(str(log_dir))
+    log = read_eval_log(info)
+    assert log.eval.config.log_realtime is expected
+    assert len(log.samples or []) == 2 and all(sample.scores for sample in log.samples or [])
