@@ -171,7 +171,7 @@ def test_live_sample_buffer_is_off_unless_asked_for(tmp_path, flags, expected):
     samples and scores are in the log either way."""
     log_dir = tmp_path / "logs"
     argv = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
-    argv += ["--limit", "2", "-T", "datasets=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
+    argv += ["--limit", "2", "-T", "dataset=nips-abs", "--log-dir", str(log_dir), "--display", "none", *flags]
     assert main(argv) == 0
     [info] = list_eval_logs(str(log_dir))
     log = read_eval_log(info)
