@@ -59,7 +59,7 @@ Label-choice tasks (discourse markers, temporal relations, DISRPT relations; pap
 ``accuracy`` (mean of the 0/1 ``accuracy``), ``micro_f1`` (temporal relations, Table 3; equals accuracy with
 one label per answer), ``weighted_precision`` / ``weighted_recall`` / ``weighted_f1`` (Appendix C),
 ``macro_f1`` (unweighted mean of per-label F1 over the gold and predicted labels, as scikit-learn's
-``f1_score(average="macro")`` and the DISRPT scorer's report print it), ``invalid``, ``ambiguous``.
+``f1_score(average="macro")`` computes it), ``invalid``, ``ambiguous``.
 Sentence ordering (Tables 5, 32–38): ``acc``, ``lcs`` (micro over sentences), ``pmr``, ``skip``,
 ``kendall_tau``, ``lumr``, ``invalid``, ``other_format``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
 ``link_precision``, ``link_recall``, ``full_f1``, ``full_precision``, ``full_recall`` (micro over relations),
@@ -421,8 +421,8 @@ _MEASURES: tuple[Measure, ...] = (
     Measure(
         "macro_f1",
         "Macro-F1: the unweighted mean of per-label F1 over gold ∪ predicted labels (an invalid answer is a "
-        "label of its own, F1 0), as scikit-learn's ``f1_score(average='macro')`` and the DISRPT scorer's "
-        "report compute it; every label counts alike, so rare relations weigh as much as frequent ones. "
+        "label of its own, F1 0), as scikit-learn's ``f1_score(average='macro')`` computes it (not in the "
+        "paper); every label counts alike, so rare relations weigh as much as frequent ones. "
         "Bootstrap SE.",
         "label",
         statistic=_macro_f1,
