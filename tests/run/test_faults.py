@@ -168,3 +168,16 @@ def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server
         "(re-run the same command to resume: finished evals are skipped and finished samples kept)"
     ), out
     assert set(result.samples.values()) <= {1}
+
+
+def test_a_reply_without_usage_is_reported_as_not_measured(fault_server, tmp_path):
+    # requests 2 and 4 carry no `usage`: two samples answered, their token counts not reported by the provider
+    server = fault_server("--bad", "no_usage", "--every", "2")
+    result = run_against(server, tmp_path / "logs")
+    assert result.code == 0, result.text
+    assert_each_sample_once(result)
+    assert not result.errors and len(server.requests()) == 4
+    assert (
+        "bediscover run: 2 samples without token usage (not reported by the provider): their output_tokens and "
+        "reasoning_tokens read 0 but were not measured"
+    ) in result.ours()

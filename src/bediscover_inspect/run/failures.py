@@ -51,14 +51,15 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     Returns:
         One line per kind of error, most frequent first: ``bediscover run: 3 samples ended in error (not scored):
         JSONDecodeError — the server's reply is not valid JSON; e.g. JSONDecodeError('Expecting value…')``;
-        then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any were. Empty
-        when no sample erred. An unreadable log counts as its own kind.
+        then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any were, and a
+        line counting the answered samples whose provider reported no token usage (their token measures read 0).
+        Empty when nothing of this happened. An unreadable log gets a line of its own.
     """
     from inspect_ai.log import read_eval_log_sample_summaries
 
     kinds: Counter[str] = Counter()
     example: dict[str, str] = {}
-    retried = recovered = 0
+    retried = recovered = no_usage = 0
     unreadable: list[str] = []
     for log in logs:
         location = getattr(log, "location", None)
@@ -70,6 +71,8 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
             unreadable.append(f"bediscover run: unreadable log {location}: {type(exc).__name__}: {exc}")
             continue
         for summary in summaries:
+            if summary.error is None and not summary.model_usage:
+                no_usage += 1
             if summary.retries:
                 retried += 1
                 recovered += summary.error is None
@@ -86,6 +89,12 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     if retried:
         noun = "sample" if retried == 1 else "samples"
         lines.append(f"bediscover run: {retried} {noun} re-asked after an error ({recovered} answered on a retry)")
+    if no_usage:
+        noun = "sample" if no_usage == 1 else "samples"
+        lines.append(
+            f"bediscover run: {no_usage} {noun} without token usage (not reported by the provider): their "
+            "output_tokens and reasoning_tokens read 0 but were not measured"
+        )
     return lines + unreadable
 
 
