@@ -10,6 +10,8 @@ functions raise an ``ImportError`` saying the same when called, and the two exce
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 PRIVATE_NAMES: dict[str, tuple[str, str]] = {
@@ -32,6 +34,14 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
     "eval_set_id_for_log_dir": (
         "inspect_ai._eval.evalset",
         "bediscover run --workers fixes the eval set id of the log dir (.eval-set-id) before its workers start",
+    ),
+    "task_scores": (
+        "inspect_ai._display.core.results",
+        "bediscover run: the end-of-eval panel shows no metric rows (the run ends with its own table)",
+    ),
+    "task_can_retry": (
+        "inspect_ai._display.core.results",
+        "bediscover run: an interrupted eval's panel names no `inspect eval-retry` (the run prints its resume hint)",
     ),
 }
 """Name -> (the private Inspect module it comes from, what the project uses it for)."""
@@ -83,3 +93,20 @@ def eval_results(*args: Any, **kwargs: Any) -> Any:
 def eval_set_id_for_log_dir(log_dir: str) -> str:
     """The eval set id kept in ``log_dir`` (its ``.eval-set-id`` file), written with a new one when absent."""
     return str(private_name("eval_set_id_for_log_dir")(log_dir))
+
+
+@contextmanager
+def panels_without_scores() -> Iterator[None]:
+    """While active, the panel Inspect prints as each eval ends (every display mode) lists no metrics, and an
+    interrupted eval's panel says how many samples were logged but suggests no ``inspect eval-retry``: ``bediscover
+    run`` ends with its own table (:mod:`bediscover_inspect.run_summary`) and its own resume hint. The logs keep
+    every metric."""
+    module = importlib.import_module(PRIVATE_NAMES["task_scores"][0])
+    saved = {name: getattr(module, name) for name in ("task_scores", "task_can_retry")}
+    setattr(module, "task_scores", lambda scores, pad_edge=False: [])  # noqa: B010 - a private name, kept here
+    setattr(module, "task_can_retry", lambda profile: False)  # noqa: B010
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(module, name, value)

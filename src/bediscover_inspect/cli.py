@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from bediscover_inspect._inspect_compat import panels_without_scores
 from bediscover_inspect.run import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_name, interrupted_line
 from bediscover_inspect.run.failures import is_disk_full
@@ -316,20 +317,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         interrupted = False
         previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
         try:
-            _success, logs = eval_set(
-                tasks,
-                log_dir=args.log_dir,
-                model=model,
-                limit=args.limit,
-                max_tasks=args.max_tasks,
-                max_samples=args.max_samples,
-                log_dir_allow_dirty=True,
-                display=args.display,
-                score_display=args.score_display,
-                log_realtime=args.log_realtime,
-                **eval_set_options(args),
-                **generate,
-            )
+            with panels_without_scores():  # the run ends with its own table
+                _success, logs = eval_set(
+                    tasks,
+                    log_dir=args.log_dir,
+                    model=model,
+                    limit=args.limit,
+                    max_tasks=args.max_tasks,
+                    max_samples=args.max_samples,
+                    log_dir_allow_dirty=True,
+                    display=args.display,
+                    score_display=args.score_display,
+                    log_realtime=args.log_realtime,
+                    **eval_set_options(args),
+                    **generate,
+                )
         except KeyboardInterrupt:
             interrupted = True
         except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …

@@ -64,3 +64,26 @@ def test_evals_df_tells_the_seeds_apart(logs):
     log_dir, _ = logs
     df = evals_df(str(log_dir), columns=EvalColumns + EvalSeed, quiet=True)
     assert sorted(df["seed"]) == [0, 1]
+
+
+def test_the_run_prints_the_table_and_no_metric_dump(tmp_path):
+    """``bediscover run`` in the plain display: Inspect's panel per eval keeps its stats but lists no metric, and the
+    run ends with the table (header, one row, closing line)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO_ROOT
+
+    log_dir = tmp_path / "logs"
+    cmd = [sys.executable, "-m", "bediscover_inspect.cli", "run", "--model", "mockllm/model", "--tasks"]
+    cmd += ["discourse_markers", "--seeds", "0", "--reasoning", "off", "--limit", "2", "--display", "plain"]
+    cmd += ["-T", "dataset=otherwise", "--log-dir", str(log_dir)]
+    proc = subprocess.run(cmd, cwd=REPO_ROOT, env=os.environ, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert not [line for line in lines if "accuracy_stderr" in line or "weighted_f1" in line]
+    assert "total time:" in proc.stdout  # Inspect's panel is still there
+    header = next(i for i, line in enumerate(lines) if line.startswith("task "))
+    assert lines[header + 1].split()[:5] == ["discourse_markers", "0", "off", "otherwise", "accuracy"]
+    assert lines[header + 2].startswith("bediscover run: 1/1 evals complete")
