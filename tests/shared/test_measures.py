@@ -58,7 +58,7 @@ def test_every_scorer_of_every_task_is_in_the_catalog(baseline_logs):
 def test_catalog_formula_equals_every_logged_measure_on_the_baseline_logs(baseline_logs):
     """For every measure of every scorer: ``Measure.compute`` over the logged samples' values equals the logged
     overall metric (read back by ``read_results``), so compare and the log share one definition."""
-    checked = 0
+    checked, predating = 0, 0
     for log in baseline_logs.values():
         logged = {(r["scorer"], r["measure"]): r["value"] for r in read_results(log) if r["group"] == "all"}
         for spec in SCORERS.values():
@@ -67,12 +67,14 @@ def test_catalog_formula_equals_every_logged_measure_on_the_baseline_logs(baseli
             values, gold, answers = _samples(log, spec.scorer)
             for measure in measures_of(spec.scorer):
                 if (spec.scorer, measure.name) not in logged:
-                    assert measure.name == "macro_f1"  # the baseline logs predate it: scored below
+                    assert measure.name == "macro_f1"  # a baseline log that predates it: scored below
+                    predating += 1
                     continue
                 kwargs = {"gold": gold, "answers": answers} if measure.kind == "label" else {}
                 assert measure.compute(values, **kwargs) == logged[(spec.scorer, measure.name)], measure.name
                 checked += 1
-    assert checked == 8 + 9 + 4 + 8 + 10 + 10  # markers, relations (+ micro-F1), ToT, DISRPT, ordering, dialogue
+    # markers, relations (+ micro-F1), ToT, DISRPT (9 with macro-F1), ordering, dialogue: every measure once
+    assert checked + predating == 9 + 10 + 4 + 9 + 10 + 10 and checked >= 49
 
 
 @pytest.mark.parametrize(
