@@ -1,73 +1,58 @@
-"""The accuracy drop each dataset's paper-subset size lets ``bediscover compare`` detect with 80 % power.
+"""The drop each dataset's paper-subset size lets ``bediscover compare`` detect with 80 % power, per measure type.
 
     python scripts/detectable_drops.py > drops.md
 
-For each dataset whose headline measure is a per-sample 0/1 score (accuracy, PMR; the temporal relations'
-micro-F1 equals their accuracy) it prints the smallest drop, in points, that McNemar's exact two-sided test finds
-with 80 % power (:func:`bediscover_inspect.gate.paired_stats.detectable_drop`, exact binomial power, no normal
-approximation). The drop depends on how often the two runs disagree on a sample (ψ, the discordant share), which
-a team reads off its own runs (``worse + better`` over ``n`` in ``compare``'s output): columns for ψ = 10 %, 20 %,
-30 % at α = 0.05, and ψ = 20 % at α = 0.05 / 40 — the first step of Holm's correction over about 40 cells
-(38 DISRPT corpora plus the overall cell). Rows for ``--limit`` sizes follow the datasets.
+One row per dataset (:func:`bediscover_inspect.gate.power.paper_datasets`) and one per task's ``all`` cell (its
+datasets pooled), one column group per test:
 
-Sizes are the paper subsets as the suite loads them: ``int(paper_fraction * records)`` from the data registry
-(:mod:`bediscover_inspect.data.registry`), Just split at its Just-Manual / Just-Subtitle boundary. Dialogue
-parsing is left out: its headline measures are micro-F1 over relations, tested by the bootstrap.
+* 0/1 measures (accuracy, PMR, temporal micro-F1), McNemar's exact test: exact binomial power
+  (:func:`bediscover_inspect.gate.paired_stats.detectable_drop`) at ψ, the share of pairs on which the two runs
+  disagree, of 10 %, 20 % and 30 %;
+* every other measure (weighted F1, sentence-ordering Acc / LCS / Kendall τ, dialogue-parsing link / full F1), the
+  studentised test: ``(t_(1-α/2) + t_0.8) · sd / sqrt(n)``
+  (:func:`bediscover_inspect.gate.paired_stats.studentised_detectable_drop`) at sd, the standard deviation of one
+  pair's contribution to the difference, of 0.2 and 0.4.
+
+α is the first step of Holm's correction over a whole-suite comparison's headline cells
+(:func:`bediscover_inspect.gate.power.headline_cells`): the level a lone regressed cell must reach. The last
+column is McNemar's at ψ = 20 % and α = 0.05, the level of a comparison with a single cell.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from bediscover_inspect.data import REGISTRY, subset_size  # noqa: E402
-from bediscover_inspect.discourse_markers.dataset import JUST_MANUAL_LAST_ID  # noqa: E402
-from bediscover_inspect.gate.paired_stats import detectable_drop  # noqa: E402
+from bediscover_inspect.gate.power import Dataset, detectable, headline_cells, paper_datasets, points  # noqa: E402
 
-TASKS = {"dm": "discourse_markers", "tr": "temporal_reasoning", "dr": "discourse_relations", "so": "sentence_ordering"}
-MEASURE = {"dm": "accuracy", "tr": "micro-F1 / accuracy", "dr": "accuracy", "so": "PMR"}
-TR_NAMES = {"tbd-ee": "tbd", "tdd-man": "tdd-man", "tot-arithmetic": "tot-arithmetic"}
-COLUMNS = [(0.10, 0.05), (0.20, 0.05), (0.30, 0.05), (0.20, 0.05 / 40)]
-LIMITS = (50, 100, 200, 500)
-
-
-def dataset_sizes() -> list[tuple[str, str, str, int]]:
-    """``(task, dataset, measure, n)`` of every dataset with a 0/1 headline measure, in registry order."""
-    rows = []
-    for file in REGISTRY.values():
-        if file.task not in TASKS or file.records is None:
-            continue
-        n = subset_size(file.records, file.paper_fraction)
-        if file.dataset == "just":
-            manual = JUST_MANUAL_LAST_ID + 1
-            rows += [
-                (TASKS["dm"], "just-manual", MEASURE["dm"], manual),
-                (TASKS["dm"], "just-subtitle", MEASURE["dm"], n - manual),
-            ]
-            continue
-        name = TR_NAMES.get(file.dataset, file.dataset)
-        rows.append((TASKS[file.task], name, "accuracy" if name == "tot-arithmetic" else MEASURE[file.task], n))
-    return sorted(rows, key=lambda r: (list(TASKS.values()).index(r[0]), r[1]))
-
-
-def _points(n: int, discordant: float, alpha: float) -> str:
-    drop = detectable_drop(n, discordant, alpha=alpha)
-    return "–" if math.isnan(drop) else f"{100 * drop:.1f}"
+PSI = (0.10, 0.20, 0.30)
+SD = (0.2, 0.4)
 
 
 def main() -> int:
-    header = ["task", "dataset", "measure", "n"] + [
-        f"ψ={int(100 * d)} %, α={'0.05' if a == 0.05 else '0.05/40'}" for d, a in COLUMNS
-    ]
+    datasets = paper_datasets()
+    cells = headline_cells(datasets)
+    family = 0.05 / cells
+    print(f"Holm family of a whole-suite comparison (--measures headline): {cells} cells; α = 0.05/{cells}\n")
+    header = ["task", "dataset", "n", "headline measures (test)"]
+    header += [f"0/1, ψ={int(100 * psi)} %" for psi in PSI] + [f"other, sd={sd}" for sd in SD]
+    header += ["0/1, ψ=20 %, α=0.05"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    rows = dataset_sizes() + [("any (`--limit`)", f"{n} samples", "0/1 measure", n) for n in LIMITS]
-    for task, dataset, measure, n in rows:
-        cells = [_points(n, d, a) for d, a in COLUMNS]
-        print("| " + " | ".join([task, dataset, measure, str(n)] + cells) + " |")
+    rows = []
+    for task in dict.fromkeys(d.task for d in datasets):
+        own = [d for d in datasets if d.task == task]
+        rows += own + [Dataset(task, "all", sum(d.n for d in own))]
+    for dataset in rows:
+        kinds = {kind for _, kind in dataset.measures}
+        names = ", ".join(f"{name} ({'McNemar' if kind == 'binary' else 't'})" for name, kind in dataset.measures)
+        row = [dataset.task, dataset.name, str(dataset.n), names]
+        row += [points(detectable(dataset.n, "binary", psi, family)) if "binary" in kinds else "" for psi in PSI]
+        row += [points(detectable(dataset.n, "ratio", sd, family)) if kinds - {"binary"} else "" for sd in SD]
+        row.append(points(detectable(dataset.n, "binary", 0.2, 0.05)) if "binary" in kinds else "")
+        print("| " + " | ".join(row) + " |")
     return 0
 
 

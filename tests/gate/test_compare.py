@@ -111,11 +111,12 @@ def test_identical_candidate_passes(runs, capsys):
     result = compare(runs["base"], runs["base"])
     assert {cell.verdict for cell in result.cells} == {NO_CHANGE}
     assert not result.changes and result.exit_code(require_identical=True) == 0
-    assert result.pairing.left_out == {"baseline": 0, "candidate": 0}
+    assert (result.coverage.asked, result.coverage.paired, result.incomplete) == (120, 120, [])
     assert (
         main(["compare", "--baseline", str(runs["base"]), "--candidate", str(runs["base"]), "--require-identical"]) == 0
     )
-    assert "0 of 120 baseline samples" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith("No regression (exit 0).") and "120 of 120 samples asked of both sides paired" in out
 
 
 def test_change_within_noise_passes_but_is_seen_sample_by_sample(runs):
@@ -146,13 +147,13 @@ def test_max_drop_and_holm_family(runs):
 def test_outputs_markdown_json_and_plot(runs, tmp_path):
     result = compare(runs["base"], runs["regressed"])
     markdown = render(result, "markdown")
-    assert "**4 cells regressed**" in markdown and "| run | measure |" in markdown
+    assert "**4 cells regressed: " in markdown and "| run | measure |" in markdown
     headline_rows = [line for line in markdown.splitlines() if line.startswith("| discourse_markers")]
     assert "**regressed**" in headline_rows[0]  # worst first
     payload = json.loads(render(result, "json"))
-    assert payload["settings"]["resamples"] == 2000 and payload["settings"]["seed"] == 0
+    assert payload["exit_code"] == 1 and payload["settings"]["max_missing"] == 0
     cell = next(c for c in payload["cells"] if c["name"] == "discourse_markers accuracy [otherwise]")
-    assert cell["verdict"] == REGRESSED and cell["test"] == "mcnemar"
+    assert cell["verdict"] == REGRESSED and cell["test"] == "McNemar exact"
     assert "regressed" in render(result, "table")
     png = plot_deltas(result, tmp_path / "deltas.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -190,6 +191,7 @@ def test_other_data_version_and_samples_are_refused(runs, tmp_path):
     def renamed(log):
         for sample in log.samples:
             sample.id = f"{sample.id}_x"
+        log.eval.dataset.sample_ids = [f"{i}_x" for i in log.eval.dataset.sample_ids]
 
     cases = [
         (other_data, "other data: dm/just/test_id.json has SHA-1"),
@@ -223,13 +225,13 @@ def test_seeds_are_paired_within_seed_and_pooled(runs, tmp_path):
 def test_bad_options_and_paths_are_usage_errors(runs, tmp_path, capsys):
     with pytest.raises(CompareError, match="not found"):
         compare(tmp_path / "missing", runs["base"])
-    with pytest.raises(CompareError, match="--resamples >= 2000"):
-        compare(runs["base"], runs["base"], resamples=100)
+    with pytest.raises(CompareError, match="--max-missing >= 0"):
+        compare(runs["base"], runs["base"], max_missing=-1)
     assert main(["compare", "--baseline", str(tmp_path / "missing"), "--candidate", str(runs["base"])]) == 2
     assert "bediscover compare: error: not found" in capsys.readouterr().err
 
 
-def test_an_unreadable_log_beside_the_candidate_is_named(runs, tmp_path):
+def test_an_unreadable_log_beside_the_candidate_makes_it_incomplete(runs, tmp_path):
     import shutil
 
     candidate = tmp_path / "cand"
@@ -237,6 +239,6 @@ def test_an_unreadable_log_beside_the_candidate_is_named(runs, tmp_path):
     broken = candidate / "broken.eval"
     broken.write_bytes(next(candidate.glob("*.eval")).read_bytes()[:3000])  # a truncated copy
     result = compare(runs["base"], candidate)
-    [warning] = [w for w in result.warnings if "not read" in w]
-    assert warning.startswith(f"candidate log not read: {broken} (unreadable")
-    assert result.exit_code() == 0 and warning in render(result, "markdown")
+    [line] = result.incomplete
+    assert line.startswith(f"candidate log {broken} is unreadable")
+    assert result.exit_code() == 3 and line in render(result, "markdown")

@@ -6,10 +6,11 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binomtest, ttest_rel
 from sklearn.metrics import f1_score
 
 from bediscover_inspect.gate import paired_stats as ps
+from bediscover_inspect.metrics import weighted_prf_of_confusion
 
 
 def test_mcnemar_exact_on_a_known_table():
@@ -44,48 +45,75 @@ def _paired(n=300, seed=3):
     return base, base + rng.normal(-0.05, 0.1, n)
 
 
-def test_bootstrap_is_reproducible_with_its_seed():
+def test_studentised_test_of_a_mean_is_scipys_paired_t_test():
     base, cand = _paired()
-    a = ps.paired_bootstrap(ps.mean_statistic(base), ps.mean_statistic(cand), base.size, seed=7)
-    b = ps.paired_bootstrap(ps.mean_statistic(base), ps.mean_statistic(cand), base.size, seed=7)
-    c = ps.paired_bootstrap(ps.mean_statistic(base), ps.mean_statistic(cand), base.size, seed=8)
-    assert a == b
-    assert (a.low, a.high) != (c.low, c.high)
-    assert a.resamples == 2000 and a.seed == 7
+    result = ps.studentised_test(
+        float(cand.mean() - base.mean()), ps.leave_one_out_mean(base), ps.leave_one_out_mean(cand)
+    )
+    reference = ttest_rel(cand, base)
+    assert result.p_value == pytest.approx(reference.pvalue, rel=1e-9)
+    assert result.delta / result.se == pytest.approx(reference.statistic, rel=1e-9)
+    low, high = reference.confidence_interval(0.95)
+    assert (result.low, result.high) == pytest.approx((low, high), rel=1e-9)
+    assert result.se == pytest.approx((cand - base).std(ddof=1) / math.sqrt(base.size))
 
 
-def test_bootstrap_interval_matches_the_normal_theory_of_a_paired_mean():
-    base, cand = _paired()
-    result = ps.paired_bootstrap(ps.mean_statistic(base), ps.mean_statistic(cand), base.size)
-    diff = cand - base
-    se = diff.std() / math.sqrt(diff.size)
-    assert result.delta == pytest.approx(diff.mean())
-    assert result.high - result.low == pytest.approx(2 * 1.96 * se, rel=0.1)
-    assert result.p_value == pytest.approx(1 / 2001 * 2)  # every resampled difference is below 0
+def test_studentised_test_reaches_any_holm_threshold_on_a_collapse():
+    # 24 dialogues whose link F1 falls from 1 to 0: p far below alpha / 100
+    gold = np.arange(5, 29, dtype=float)
+    base_loo = ps.leave_one_out_ratio(2 * gold, 2 * gold)
+    cand_loo = ps.leave_one_out_ratio(0 * gold, gold)
+    result = ps.studentised_test(-1.0, base_loo, cand_loo)
+    assert (result.se, result.p_value) == (0.0, 0.0)
+    noisy = ps.studentised_test(-0.9, base_loo, ps.leave_one_out_ratio(0.1 * gold * (gold % 3), gold))
+    assert noisy.p_value < 1e-10
 
 
-def test_bootstrap_of_identical_runs_has_p_one():
+def test_studentised_test_of_identical_runs_has_p_one():
     base, _ = _paired()
-    result = ps.paired_bootstrap(ps.mean_statistic(base), ps.mean_statistic(base), base.size)
-    assert (result.delta, result.low, result.high, result.p_value) == (0.0, 0.0, 0.0, 1.0)
+    loo = ps.leave_one_out_mean(base)
+    result = ps.studentised_test(0.0, loo, loo)
+    assert (result.delta, result.se, result.low, result.high, result.p_value) == (0.0, 0.0, 0.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="n >= 2"):
+        ps.studentised_test(0.0, loo[:1], loo[:1])
 
 
-def test_stratified_resamples_keep_each_stratum():
-    strata = np.array([0, 0, 0, 1, 1, 2])
-    rows = ps.stratified_indices(strata, np.random.default_rng(0), 50)
-    assert rows.shape == (50, 6)
-    assert np.isin(rows[:, :3], [0, 1, 2]).all()
-    assert np.isin(rows[:, 3:5], [3, 4]).all()
-    assert (rows[:, 5] == 5).all()
+def _jackknife_se(statistic, n):
+    """The textbook jackknife standard error, leaving each row out by recomputing the statistic."""
+    values = np.array([statistic(np.delete(np.arange(n), i)) for i in range(n)])
+    return math.sqrt((n - 1) / n * np.sum((values - values.mean()) ** 2))
 
 
-def test_ratio_and_weighted_statistics_equal_their_references():
-    numerator, denominator = np.array([1.0, 4.0, 0.0]), np.array([2.0, 4.0, 3.0])
-    assert ps.ratio_statistic(numerator, denominator)(np.array([[0, 1, 2], [2, 2, 2]])).tolist() == [5 / 9, 0.0]
-    gold = np.array([0, 0, 1, 1, 2, 2, 2])
-    pred = np.array([0, 1, 1, 1, 2, 0, 3])  # code 3: an invalid answer, never gold
-    value = ps.weighted_f1_statistic(gold, pred, 4)(np.arange(7)[None, :])[0]
-    assert value == pytest.approx(f1_score(gold, pred, labels=[0, 1, 2, 3], average="weighted", zero_division=0))
+def test_leave_one_out_ratio_and_weighted_match_recomputation():
+    rng = np.random.default_rng(5)
+    numerator, denominator = rng.integers(0, 4, 40).astype(float), rng.integers(1, 6, 40).astype(float)
+    assert ps.ratio(numerator, denominator) == pytest.approx(numerator.sum() / denominator.sum())
+    loo = ps.leave_one_out_ratio(numerator, denominator)
+    assert loo[7] == pytest.approx((numerator.sum() - numerator[7]) / (denominator.sum() - denominator[7]))
+    gold = rng.integers(0, 3, 60)
+    pred_a = np.where(rng.random(60) < 0.7, gold, rng.integers(0, 4, 60))  # code 3: an invalid answer
+    pred_b = np.where(rng.random(60) < 0.5, gold, rng.integers(0, 4, 60))
+    labels = [0, 1, 2, 3]
+
+    def f1(pred):
+        return lambda rows: f1_score(gold[rows], pred[rows], labels=labels, average="weighted", zero_division=0)
+
+    def weighted(matrices):
+        return weighted_prf_of_confusion(matrices)[:, 2]
+
+    assert weighted(ps.confusion(gold, pred_a, 4)[None])[0] == pytest.approx(f1(pred_a)(np.arange(60)))
+    loo_a = ps.leave_one_out_labels(gold, pred_a, 4, weighted)
+    loo_b = ps.leave_one_out_labels(gold, pred_b, 4, weighted)
+    assert loo_a[11] == pytest.approx(f1(pred_a)(np.delete(np.arange(60), 11)))
+    delta = f1(pred_b)(np.arange(60)) - f1(pred_a)(np.arange(60))
+    result = ps.studentised_test(delta, loo_a, loo_b)
+    assert result.se == pytest.approx(_jackknife_se(lambda rows: f1(pred_b)(rows) - f1(pred_a)(rows), 60))
+
+
+def test_studentised_detectable_drop_has_the_asked_power():
+    # normal theory: (z_0.975 + z_0.8) * sd / sqrt(n) for large n
+    assert ps.studentised_detectable_drop(10_000, 0.3) == pytest.approx((1.95996 + 0.84162) * 0.3 / 100, rel=1e-3)
+    assert ps.studentised_detectable_drop(100, 0.3, alpha=0.05 / 90) > ps.studentised_detectable_drop(100, 0.3)
 
 
 def test_mcnemar_power_by_hand():

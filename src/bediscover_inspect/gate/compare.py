@@ -1,58 +1,90 @@
-"""``bediscover compare``: pair the samples of two log sets, test every cell, and give a regression verdict.
+"""``bediscover compare``: pair the samples of two log sets, check that everything asked for is there, test every
+cell, and give a regression verdict.
 
     bediscover compare --baseline logs/base --candidate logs/cand [--tasks …] [--max-drop 1.0] [--alpha 0.05]
         [--measures headline|all] [--format table|markdown|json] [--out FILE] [--allow-mismatch] [--plot FILE]
-        [--require-identical] [--resamples 2000] [--seed 0]
+        [--require-identical] [--max-missing 0] [--allow-untested]
+
+Steps (each a function below): read both sides (:func:`~.pairing.read_side`), pair their runs
+(:func:`~.pairing.pair_runs`) and refuse unlike runs, account for every sample both runs of a pair were asked to
+run (:func:`account`), group the run pairs into cell families (one per task, variant and reasoning mode, seeds
+pooled), test each cell (:func:`test_cell`), then correct the family of p-values with Holm's method and give the
+verdicts (:func:`give_verdicts`).
 
 Pairing. Each side is a log directory (the successful suite logs, one per run, chosen as
 :func:`bediscover_inspect.report.logs.read_log_scores` chooses them) or one log file. A run is (task, variant,
 reasoning mode, seed) — the variant being the task parameters other than dataset selectors
-(:func:`~bediscover_inspect.report.logs.variant_of`). Runs are paired on that key, and within a run pair samples
-are paired on (sample id, epoch); every sample carries its dataset. Only paired samples are compared; the output
-says how many samples of each side were left out.
+(:func:`~bediscover_inspect.report.logs.variant_of`). Runs are paired on that key. Within a run pair the samples
+compared are those both logs were asked to run (``log.eval.dataset.sample_ids`` × epochs, so a candidate run on a
+subset is compared with the matching part of a full baseline), paired on (sample id, epoch).
 
-Refusal. Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task version,
-other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode, subset …)
-of the same task, another sample set (a paired sample whose gold differs, or no sample in common).
+Completeness (exit 3, one line per missing thing). A run on one side only; a log that is unreadable, or ended with
+status ``error``, ``cancelled`` or ``started`` with no successful log of its run; two models or two generate
+settings with a log of the same run in one directory (never chosen between); a score value that is NaN or
+infinite; and more than ``max_missing`` samples (default 0) that one side was asked to run and that are missing,
+errored or unscored on either side.
+
+Refusal (exit 2). Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task
+version, other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode,
+subset …) of the same task, another sample set (a paired sample whose gold differs, or no sample in common).
 ``allow_mismatch`` compares them anyway and lists each difference as a warning in the output.
 
 Cells. A cell is (run, measure, group): group ``all`` and each dataset (DISRPT corpus); with ``measures="all"``
-also the secondary measures and the DISRPT framework / language and ToT category groups. Measures and their
-tests (:mod:`.paired_stats`):
+also the secondary measures and the DISRPT framework / language and ToT category groups. Which measures, their
+formulas and their direction come from the measure catalog (:mod:`bediscover_inspect.measures`: each scorer's
+``headline``, ``secondary`` and ``groups``; each measure's formula and ``per_sample`` kind). Tests
+(:mod:`.paired_stats`):
 
 * per-sample 0/1 measures (accuracy, PMR, ToT and DISRPT accuracy; the temporal relations' micro-F1, which
   equals their accuracy with one label per pair): McNemar's exact test on the discordant pairs;
-* corpus-level measures (weighted F1, micro position accuracy, LCS, mean Kendall τ, dialogue-parsing micro link /
-  full F1): a seeded paired bootstrap over samples.
+* means of per-sample numbers (Kendall τ, skip-bigram): the paired t-test;
+* ratios of sums and label measures (micro position accuracy, LCS, dialogue-parsing micro P/R/F1, weighted
+  P/R/F1): the studentised difference with its jackknife standard error (``jackknife t``).
 
-Every cell's interval is the paired bootstrap's percentile interval of the difference. Seeds: pairs are formed
-within a seed and the seeds are strata (McNemar counts discordant pairs over all seeds; the bootstrap resamples
-within each seed). The p-values of all cells tested form one family, corrected with Holm's method.
+Every cell's interval is ``Δ ± t · se`` with the jackknife standard error. Seeds: pairs are formed within a seed;
+each (sample, seed) pair is one row. The p-values of all cells tested form one family, corrected with Holm's
+method.
 
 Verdicts (``candidate - baseline`` in points, 1 point = 0.01 of a 0–1 measure, signed so that negative is worse
 for measures where lower is better): ``regressed`` (Holm-significant and worse by more than ``max_drop`` points),
 ``small drop`` (Holm-significant, worse by at most ``max_drop``), ``improved`` (Holm-significant and better),
-``no significant change``, ``too few samples`` (fewer than :data:`MIN_PAIRS` pairs, or a 0/1 measure whose pairs
-could not reach ``alpha`` even if all were discordant). ``bediscover compare`` exits 1 when a cell regressed (or,
-with ``require_identical``, when any paired sample's score changed), else 0; 2 on a usage error or refusal.
+``no significant change`` (also a cell too small to decide whose paired values are all identical), ``too few
+samples`` (some paired value changed, and the cell cannot decide: fewer than :data:`MIN_PAIRS` pairs, or a 0/1
+measure whose baseline-good pairs, all turning bad, could not reach Holm's first threshold ``alpha / cells``:
+:func:`can_decide`).
 
-Reading and pairing the logs live in :mod:`.pairing`, the output and command line in :mod:`.compare_output`;
-this module keeps the measures, the cell tests and the verdicts together, since each verdict rule needs all three.
+Exit codes (:meth:`Comparison.exit_code`): 3 incomplete; else 1 when a cell regressed (or, with
+``require_identical``, a paired sample's score changed); else 4 when a cell has too few samples (unless
+``allow_untested``); else 0. 2 is a usage error or a refusal (raised as :class:`CompareError`).
+
+Reading and pairing the logs live in :mod:`.pairing`, the output and command line in :mod:`.compare_output`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bediscover_inspect.report.logs import UNREADABLE
+from bediscover_inspect.measures import CATALOG, SCORERS, Measure
 
 from . import paired_stats as ps
-from .pairing import CompareError, MismatchError, Pairing, RunPair, SampleRow, Scored, pair_runs, read_side, run_name
+from .pairing import (
+    CompareError,
+    MismatchError,
+    Pairing,
+    RunPair,
+    SampleRow,
+    Scored,
+    Side,
+    pair_runs,
+    read_side,
+    run_name,
+)
 
 MIN_PAIRS = 10
 """Fewest paired samples (over all seeds) for a cell to get a verdict other than ``too few samples``."""
@@ -64,105 +96,27 @@ REGRESSED, SMALL_DROP, IMPROVED, NO_CHANGE, TOO_FEW = (
     "no significant change",
     "too few samples",
 )
-VERDICT_ORDER = (REGRESSED, SMALL_DROP, NO_CHANGE, TOO_FEW, IMPROVED)
+VERDICT_ORDER = (REGRESSED, SMALL_DROP, TOO_FEW, NO_CHANGE, IMPROVED)
 """Verdicts, worst first (the sort order of the output)."""
+
+EXIT_PASSED, EXIT_REGRESSED, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_UNTESTED = 0, 1, 2, 3, 4
+"""Exit codes of ``bediscover compare`` (module docstring)."""
+
+TESTS = {
+    "binary": "McNemar exact",
+    "mean": "paired t",
+    "ratio": "jackknife t",
+    "label": "jackknife t",
+}
+"""The test of each kind of measure (:attr:`bediscover_inspect.measures.Measure.per_sample`), as the output names
+it."""
 
 FORMATS = ("table", "markdown", "json")
 MEASURE_SETS = ("headline", "all")
-
-
-# --------------------------------------------------------------------------------------- measures
-
-Values = Callable[[dict[str, float]], float]
-
-
-@dataclass(frozen=True)
-class Measure:
-    """How one measure is computed from a score's value dict and tested.
-
-    Attributes:
-        name: the measure's name in the suite's metrics (``accuracy``, ``link_f1`` …).
-        kind: ``binary`` (per-sample 0/1, McNemar), ``mean`` (mean of per-sample numbers), ``ratio``
-            (``Σ numerator / Σ denominator``) or ``weighted`` (weighted P/R/F1 over gold and answered labels).
-        value: per-sample number (``binary`` / ``mean``), or the numerator (``ratio``).
-        denominator: per-sample denominator (``ratio``).
-        index: 0/1/2 = weighted precision/recall/F1 (``weighted``).
-        higher_is_better: ``False`` for rates of failure (invalid, LUMR).
-    """
-
-    name: str
-    kind: str
-    value: Values | None = None
-    denominator: Values | None = None
-    index: int = 2
-    higher_is_better: bool = True
-
-
-def _key(name: str) -> Values:
-    return lambda v: float(v[name])
-
-
-MEASURES: dict[str, Measure] = {
-    m.name: m
-    for m in (
-        Measure("accuracy", "binary", _key("accuracy")),
-        # one predicted label per pair: micro-F1 = accuracy (temporal_reasoning/scorer.py), so McNemar is exact
-        Measure("micro_f1", "binary", _key("accuracy")),
-        Measure("weighted_precision", "weighted", index=0),
-        Measure("weighted_recall", "weighted", index=1),
-        Measure("weighted_f1", "weighted", index=2),
-        Measure("invalid", "binary", _key("invalid"), higher_is_better=False),
-        Measure("ambiguous", "binary", _key("ambiguous"), higher_is_better=False),
-        Measure("pmr", "binary", _key("pmr")),
-        Measure("acc", "ratio", lambda v: v["acc"] * v["n_sentences"], _key("n_sentences")),
-        Measure("lcs", "ratio", lambda v: v["lcs"] * v["n_sentences"], _key("n_sentences")),
-        Measure("kendall_tau", "mean", _key("kendall_tau")),
-        Measure("skip", "mean", _key("skip")),
-        Measure("lumr", "binary", _key("lumr"), higher_is_better=False),
-        Measure("link_f1", "ratio", lambda v: 2 * v["link_tp"], lambda v: v["link_pred"] + v["link_gold"]),
-        Measure("full_f1", "ratio", lambda v: 2 * v["full_tp"], lambda v: v["full_pred"] + v["full_gold"]),
-        Measure("link_precision", "ratio", _key("link_tp"), _key("link_pred")),
-        Measure("link_recall", "ratio", _key("link_tp"), _key("link_gold")),
-        Measure("full_precision", "ratio", _key("full_tp"), _key("full_pred")),
-        Measure("full_recall", "ratio", _key("full_tp"), _key("full_gold")),
-        Measure("invalid_rate", "ratio", _key("relations_invalid"), _key("relations_read"), higher_is_better=False),
-        Measure("no_relation_rate", "ratio", _key("no_relation"), _key("turns"), higher_is_better=False),
-    )
-}
-"""Every measure ``compare`` can test, each computed as the suite's metric of the same name computes it."""
-
-HEADLINE: dict[str, tuple[str, ...]] = {
-    "discourse_marker_scorer": ("accuracy", "weighted_f1"),  # Table 2
-    "relation_scorer": ("micro_f1", "weighted_f1"),  # Table 3
-    "tot_scorer": ("accuracy",),  # Table 3
-    "discourse_relation_scorer": ("accuracy",),  # Table 4
-    "sentence_ordering_scorer": ("pmr", "acc", "lcs", "kendall_tau"),  # Table 5
-    "dialogue_parsing_scorer": ("link_f1", "full_f1"),  # Table 6
-}
-"""Headline measures of each scorer (the paper's main tables)."""
-
-SECONDARY: dict[str, tuple[str, ...]] = {
-    "discourse_marker_scorer": ("weighted_precision", "weighted_recall", "invalid", "ambiguous"),
-    "relation_scorer": ("weighted_precision", "weighted_recall", "invalid", "ambiguous"),
-    "tot_scorer": ("invalid",),
-    "discourse_relation_scorer": ("weighted_f1", "invalid", "ambiguous"),
-    "sentence_ordering_scorer": ("skip", "lumr", "invalid"),
-    "dialogue_parsing_scorer": (
-        "link_precision",
-        "link_recall",
-        "full_precision",
-        "full_recall",
-        "invalid_rate",
-        "no_relation_rate",
-    ),
-}
-"""Further measures tested with ``--measures all``."""
-
-EXTRA_GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("discourse_relation_scorer", "accuracy"): ("framework", "language"),  # Tables 4 and 27
-    ("tot_scorer", "accuracy"): ("category",),  # Table 26
-}
-"""Sample-metadata keys a measure is also broken down by with ``--measures all``."""
+SIDES = ("baseline", "candidate")
+SAMPLE_PROBLEMS = ("missing", "errored", "unscored")
+"""What can be wrong with a sample a run was asked to run (tolerated up to ``max_missing``); a non-finite score
+value is never tolerated."""
 
 
 # --------------------------------------------------------------------------------------- cells
@@ -170,7 +124,8 @@ EXTRA_GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
 
 @dataclass
 class Cell:
-    """One tested cell. Values are measure units (0–1); ``delta``, ``low``, ``high`` and ``max_drop`` points."""
+    """One tested cell. Values are measure units (0–1); ``delta``, ``low``, ``high``, ``se`` and ``max_drop``
+    points."""
 
     run: str
     task: str
@@ -190,9 +145,13 @@ class Cell:
     delta: float
     low: float
     high: float
+    se: float
     worse: int | None
     better: int | None
+    could_worsen: int | None
     p_value: float
+    identical: bool
+    tested: bool = True
     p_holm: float = float("nan")
     verdict: str = NO_CHANGE
 
@@ -220,13 +179,43 @@ class Change:
 
 
 @dataclass
+class Coverage:
+    """What was compared (:func:`account`).
+
+    Attributes:
+        run_pairs: run pairs compared.
+        asked: samples (× epochs) both runs of a pair were asked to run, summed over run pairs.
+        paired: of those, the samples usable on both sides (the rows of the cells).
+        planned: per side, samples its compared runs were asked to run.
+        problems: per side, per problem (:data:`SAMPLE_PROBLEMS` and ``non-finite``), the samples affected.
+        lines: one line per (side, run, problem): count, total and example sample ids.
+    """
+
+    run_pairs: int = 0
+    asked: int = 0
+    paired: int = 0
+    planned: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    problems: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {side: dict.fromkeys((*SAMPLE_PROBLEMS, "non-finite"), 0) for side in SIDES}
+    )
+    lines: dict[str, list[str]] = field(default_factory=lambda: {"tolerable": [], "non-finite": []})
+
+    @property
+    def unusable(self) -> int:
+        """Samples asked of both sides and not paired."""
+        return self.asked - self.paired
+
+
+@dataclass
 class Comparison:
-    """Everything ``compare`` found; rendered by :func:`render`."""
+    """Everything ``compare`` found; rendered by :func:`~.compare_output.render`."""
 
     baseline: str
     candidate: str
     cells: list[Cell]
     pairing: Pairing
+    coverage: Coverage
+    incomplete: list[str]
     warnings: list[str]
     notes: list[str]
     changes: list[Change]
@@ -236,106 +225,152 @@ class Comparison:
     def regressed(self) -> list[Cell]:
         return [cell for cell in self.cells if cell.verdict == REGRESSED]
 
-    def exit_code(self, require_identical: bool = False) -> int:
-        """1 when a cell regressed (or, with ``require_identical``, a score changed), else 0."""
-        return 1 if self.regressed or (require_identical and self.changes) else 0
+    @property
+    def untested(self) -> list[Cell]:
+        return [cell for cell in self.cells if cell.verdict == TOO_FEW]
+
+    def exit_code(self, require_identical: bool | None = None) -> int:
+        """:data:`EXIT_INCOMPLETE` when anything asked for is missing; else :data:`EXIT_REGRESSED` when a cell
+        regressed (or, with ``require_identical``, default the comparison's setting, a score changed); else
+        :data:`EXIT_UNTESTED` when a cell has too few samples and untested cells are not allowed; else 0."""
+        if require_identical is None:
+            require_identical = bool(self.settings.get("require_identical"))
+        if self.incomplete:
+            return EXIT_INCOMPLETE
+        if self.regressed or (require_identical and self.changes):
+            return EXIT_REGRESSED
+        if self.untested and not self.settings.get("allow_untested"):
+            return EXIT_UNTESTED
+        return EXIT_PASSED
 
 
-def _arrays(measure: Measure, rows: Sequence[Scored]) -> tuple[np.ndarray, np.ndarray | None]:
-    """(values or numerators, denominators) of one side."""
-    if measure.kind == "weighted":
-        raise AssertionError("weighted measures are coded in _statistics")
-    assert measure.value is not None
+def _per_sample(measure: Measure, rows: Sequence[Scored]) -> tuple[np.ndarray, np.ndarray | None]:
+    """(values or numerators, denominators) of one side (the catalog's formulas)."""
+    values = [row.value for row in rows]
     try:
-        values = np.array([measure.value(row.value) for row in rows], dtype=float)
-        den = (
-            np.array([measure.denominator(row.value) for row in rows], dtype=float)
-            if measure.denominator is not None
-            else None
-        )
-    except KeyError as exc:
-        raise CompareError(f"measure {measure.name}: a score value has no key {exc.args[0]!r}") from None
-    return values, den
+        numbers = measure.per_sample_values(values)
+        return numbers, measure.denominator_values(values) if measure.per_sample == "ratio" else None
+    except ValueError as exc:
+        raise CompareError(f"measure {measure.name}: {exc}") from None
 
 
-def _statistics(
-    measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]
-) -> tuple[ps.Statistic, ps.Statistic, np.ndarray | None, np.ndarray | None]:
-    """The statistic of each side, and the per-sample 0/1 arrays of a binary measure."""
-    if measure.kind == "weighted":
+@dataclass
+class _Sides:
+    """One cell's two sides as the tests need them: the observed measures, each with every row left out in turn
+    (``None`` for fewer than 2 rows), the per-sample 0/1 values of a binary measure, and whether every paired
+    value is identical."""
+
+    value_a: float
+    value_b: float
+    loo_a: np.ndarray | None
+    loo_b: np.ndarray | None
+    binary: tuple[np.ndarray, np.ndarray] | None
+    identical: bool
+
+
+def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> _Sides:
+    n = len(base)
+    if measure.per_sample == "label":
         labels = sorted({r.gold for r in base} | {r.answer for r in base} | {r.answer for r in cand})
         code = {label: i for i, label in enumerate(labels)}
         gold = np.array([code[r.gold] for r in base])
         pred_a, pred_b = np.array([code[r.answer] for r in base]), np.array([code[r.answer] for r in cand])
-        return (
-            ps.weighted_statistic(gold, pred_a, len(labels), measure.index),
-            ps.weighted_statistic(gold, pred_b, len(labels), measure.index),
+        statistic = measure.of_confusions
+        return _Sides(
+            float(statistic(ps.confusion(gold, pred_a, len(labels))[None])[0]),
+            float(statistic(ps.confusion(gold, pred_b, len(labels))[None])[0]),
+            ps.leave_one_out_labels(gold, pred_a, len(labels), statistic) if n > 1 else None,
+            ps.leave_one_out_labels(gold, pred_b, len(labels), statistic) if n > 1 else None,
             None,
-            None,
+            bool(np.array_equal(pred_a, pred_b)),
         )
-    values_a, den_a = _arrays(measure, base)
-    values_b, den_b = _arrays(measure, cand)
-    if measure.kind == "ratio":
+    values_a, den_a = _per_sample(measure, base)
+    values_b, den_b = _per_sample(measure, cand)
+    if measure.per_sample == "ratio":
         assert den_a is not None and den_b is not None
-        return ps.ratio_statistic(values_a, den_a), ps.ratio_statistic(values_b, den_b), None, None
-    binary = (values_a, values_b) if measure.kind == "binary" else (None, None)
-    return ps.mean_statistic(values_a), ps.mean_statistic(values_b), *binary
+        return _Sides(
+            ps.ratio(values_a, den_a),
+            ps.ratio(values_b, den_b),
+            ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
+            ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
+            None,
+            bool(np.array_equal(values_a, values_b) and np.array_equal(den_a, den_b)),
+        )
+    return _Sides(
+        float(values_a.mean()),
+        float(values_b.mean()),
+        ps.leave_one_out_mean(values_a) if n > 1 else None,
+        ps.leave_one_out_mean(values_b) if n > 1 else None,
+        (values_a, values_b) if measure.per_sample == "binary" else None,
+        bool(np.array_equal(values_a, values_b)),
+    )
 
 
-def test_cell(
-    measure: Measure,
-    base: Sequence[Scored],
-    cand: Sequence[Scored],
-    strata: np.ndarray,
-    alpha: float,
-    resamples: int,
-    seed: int,
-) -> dict[str, Any]:
-    """Test one cell: observed values, bootstrap interval of the difference and the p-value.
+def measure_value(measure: Measure, rows: Sequence[Scored]) -> float:
+    """The value of ``measure`` over one side's scores of a cell, measure units (as the cells' ``baseline`` and
+    ``candidate``); the test that ties it to the metric each log reports is ``tests/gate/test_one_truth.py``."""
+    return _sides(measure, rows, rows).value_a
+
+
+def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], alpha: float) -> dict[str, Any]:
+    """Test one cell: observed values, the studentised interval of the difference and the p-value.
 
     Returns:
-        ``baseline``, ``candidate`` (measure units), ``delta``, ``low``, ``high`` (points, signed so that
-        negative is worse), ``test`` (``mcnemar`` / ``bootstrap``), ``worse``, ``better`` (discordant pairs of
-        a binary measure, else ``None``) and ``p_value``.
+        ``baseline``, ``candidate`` (measure units), ``delta``, ``low``, ``high``, ``se`` (points, signed so that
+        negative is worse), ``test`` (:data:`TESTS`), ``worse``, ``better`` (discordant pairs of a binary measure,
+        else ``None``), ``p_value`` (``nan`` for fewer than 2 pairs) and ``identical`` (every paired value equal).
     """
-    stat_a, stat_b, bin_a, bin_b = _statistics(measure, base, cand)
-    everything = np.arange(len(base))[None, :]
-    value_a, value_b = float(stat_a(everything)[0]), float(stat_b(everything)[0])
-    boot = ps.paired_bootstrap(stat_a, stat_b, len(base), strata, resamples, seed, alpha)
+    sides = _sides(measure, base, cand)
     sign = 100.0 if measure.higher_is_better else -100.0
-    low, high = sorted((sign * boot.low, sign * boot.high))
+    delta = sides.value_b - sides.value_a
     out: dict[str, Any] = {
-        "baseline": value_a,
-        "candidate": value_b,
-        "delta": sign * boot.delta,
-        "low": low,
-        "high": high,
+        "baseline": sides.value_a,
+        "candidate": sides.value_b,
+        "test": TESTS[measure.per_sample],
         "worse": None,
         "better": None,
+        "could_worsen": None,
+        "identical": sides.identical,
     }
-    if bin_a is not None and bin_b is not None:
+    if sides.loo_a is None or sides.loo_b is None:
+        return out | {"delta": sign * delta, "low": math.nan, "high": math.nan, "se": math.nan, "p_value": math.nan}
+    result = ps.studentised_test(delta, sides.loo_a, sides.loo_b, alpha)
+    low, high = sorted((sign * result.low, sign * result.high))
+    out |= {"delta": sign * delta, "low": low, "high": high, "se": 100.0 * result.se, "p_value": result.p_value}
+    if sides.binary is not None:
+        bin_a, bin_b = sides.binary
         good_a, good_b = (bin_a > 0.5, bin_b > 0.5) if measure.higher_is_better else (bin_a < 0.5, bin_b < 0.5)
         worse, better = int(np.sum(good_a & ~good_b)), int(np.sum(~good_a & good_b))
-        out |= {"test": "mcnemar", "worse": worse, "better": better, "p_value": ps.mcnemar_exact(worse, better)}
-    else:
-        out |= {"test": "bootstrap", "p_value": boot.p_value}
+        out |= {
+            "worse": worse,
+            "better": better,
+            "could_worsen": int(np.sum(good_a)),
+            "p_value": ps.mcnemar_exact(worse, better),
+        }
     return out
 
 
-def _too_few(measure: Measure, pairs: int, alpha: float) -> bool:
-    return pairs < MIN_PAIRS or (measure.kind == "binary" and ps.min_mcnemar_p(pairs) >= alpha)
+def can_decide(cell: Cell, threshold: float) -> bool:
+    """Whether a cell can name a regression at Holm's first threshold (``alpha`` over the cell count): it has at
+    least :data:`MIN_PAIRS` pairs, and for McNemar's test even every baseline-good pair turning bad
+    (``could_worsen`` discordant pairs, smallest p-value ``2 · 0.5 ** could_worsen``) would reach ``threshold``
+    (Tarone's screening of discrete tests)."""
+    if cell.pairs < MIN_PAIRS:
+        return False
+    return cell.could_worsen is None or ps.min_mcnemar_p(cell.could_worsen) < threshold
 
 
 def _measures_of(scorer: str, measures: str) -> list[str]:
-    names = list(HEADLINE.get(scorer, ()))
+    """The catalog's headline measures of ``scorer`` (and, for ``measures="all"``, its secondary ones)."""
+    names = list(SCORERS[scorer].headline)
     if measures == "all":
-        names += [m for m in SECONDARY.get(scorer, ()) if m not in names]
+        names += [m for m in SCORERS[scorer].secondary if m not in names]
     return names
 
 
-def _changes(pair: RunPair, label: str) -> list[Change]:
+def _changes(pair: RunPair, keys: Sequence[tuple[str, int]], label: str) -> list[Change]:
     out = []
-    for key in pair.keys:
+    for key in keys:
         a, b = pair.baseline.samples[key], pair.candidate.samples[key]
         for scorer in sorted(set(a.scores) | set(b.scores)):
             sa, sb = a.scores.get(scorer), b.scores.get(scorer)
@@ -355,6 +390,184 @@ def _changes(pair: RunPair, label: str) -> list[Change]:
     return out
 
 
+# --------------------------------------------------------------------------------------- steps
+
+
+def check_options(max_drop: float, alpha: float, measures: str, max_missing: int) -> None:
+    """Raises :class:`CompareError` unless ``max_drop >= 0``, ``0 < alpha < 1``, ``measures`` is one of
+    :data:`MEASURE_SETS` and ``max_missing >= 0``."""
+    if max_drop < 0 or not 0 < alpha < 1 or measures not in MEASURE_SETS or max_missing < 0:
+        raise CompareError(
+            f"need --max-drop >= 0, 0 < --alpha < 1, --measures in {list(MEASURE_SETS)} and --max-missing >= 0; "
+            f"got {max_drop}, {alpha}, {measures!r}, {max_missing}"
+        )
+
+
+def refuse_unlike(pairing: Pairing, allow_mismatch: bool) -> list[str]:
+    """The warnings of unlike run pairs compared with ``allow_mismatch``.
+
+    Raises:
+        MismatchError: unlike run pairs (:func:`~.pairing.pair_runs`) without ``allow_mismatch``.
+    """
+    if pairing.problems and not allow_mismatch:
+        raise MismatchError(
+            "refusing to compare unlike runs:\n  "
+            + "\n  ".join(pairing.problems)
+            + "\n(--allow-mismatch compares them anyway)"
+        )
+    return [f"compared despite a mismatch (--allow-mismatch): {p}" for p in pairing.problems]
+
+
+def _problem_of(row: SampleRow | None) -> str | None:
+    if row is None:
+        return "missing"
+    if row.error is not None:
+        return "errored"
+    if not row.scores:
+        return "unscored"
+    finite = all(
+        math.isfinite(v) for score in row.scores.values() for v in score.value.values() if isinstance(v, float)
+    )
+    return None if finite else "non-finite"
+
+
+def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
+    """Every sample both runs of each pair were asked to run, sorted into usable and not.
+
+    Returns:
+        The :class:`Coverage` (one line per side, run and problem) and, per run pair (index in ``pairs``), the
+        sample keys usable on both sides: present, not errored, scored and every score value finite.
+    """
+    coverage = Coverage(run_pairs=len(pairs))
+    usable: dict[int, list[tuple[str, int]]] = {}
+    for index, pair in enumerate(pairs):
+        coverage.asked += len(pair.keys)
+        bad: set[tuple[str, int]] = set()
+        for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
+            coverage.planned[side] += len(run.planned)
+            found: dict[str, list[str]] = {}
+            for key in pair.keys:
+                problem = _problem_of(run.samples.get(key))
+                if problem is not None:
+                    found.setdefault(problem, []).append(key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})")
+                    bad.add(key)
+            for problem, ids in found.items():
+                coverage.problems[side][problem] += len(ids)
+                example = ", ".join(ids[:3]) + (" …" if len(ids) > 3 else "")
+                line = f"{side} {run_name(run)}: {len(ids)} of {len(pair.keys)} samples {problem} ({example}) in {run.path}"
+                coverage.lines["non-finite" if problem == "non-finite" else "tolerable"].append(line)
+        usable[index] = [key for key in pair.keys if key not in bad]
+        coverage.paired += len(usable[index])
+    return coverage, usable
+
+
+def incompleteness(sides: Sequence[Side], pairing: Pairing, coverage: Coverage, max_missing: int) -> list[str]:
+    """One line per thing missing from what was asked (module docstring); empty when the comparison is complete.
+    Samples missing, errored or unscored count against ``max_missing``; a non-finite score value never passes."""
+    lines = [line for side in sides for line in side.incomplete] + list(pairing.unpaired)
+    lines += coverage.lines["non-finite"]
+    if coverage.unusable - sum(coverage.problems[side]["non-finite"] for side in SIDES) > max_missing:
+        lines += coverage.lines["tolerable"]
+    return lines
+
+
+@dataclass
+class Family:
+    """The rows of one (task, variant, reasoning mode): (seed, baseline sample, candidate sample), seeds pooled."""
+
+    label: str
+    task: str
+    variant: str
+    reasoning: str
+    rows: list[tuple[int, SampleRow, SampleRow]]
+
+
+def families_of(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]]]) -> list[Family]:
+    """One :class:`Family` per (task, variant, reasoning mode), its run pairs' usable rows in seed order; the
+    label names the variant when a task has several."""
+    grouped: dict[tuple[str, str, str], list[int]] = {}
+    for index, pair in enumerate(pairs):
+        grouped.setdefault((pair.baseline.task, pair.baseline.variant, pair.baseline.reasoning), []).append(index)
+    variants_per_task: dict[str, set[str]] = {}
+    for task, variant, _ in grouped:
+        variants_per_task.setdefault(task, set()).add(variant)
+    out = []
+    for (task, variant, reasoning), indices in grouped.items():
+        first = pairs[indices[0]]
+        label = first.label + (f" [{variant}]" if len(variants_per_task[task]) > 1 else "")
+        rows = [
+            (pairs[i].baseline.seed, pairs[i].baseline.samples[k], pairs[i].candidate.samples[k])
+            for i in sorted(indices, key=lambda i: pairs[i].baseline.seed)
+            for k in usable[i]
+        ]
+        out.append(Family(label, task, variant, reasoning, rows))
+    return out
+
+
+def _groups(family: Family, scorer: str, group_key: str) -> dict[str, list[tuple[int, SampleRow, SampleRow]]]:
+    groups: dict[str, list[tuple[int, SampleRow, SampleRow]]] = {}
+    for item in family.rows:
+        if scorer in item[1].scores and scorer in item[2].scores:
+            group = "all" if group_key == "all" else item[1].groups.get(group_key)
+            if group is not None:
+                groups.setdefault(group, []).append(item)
+    return groups
+
+
+def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
+    """Every cell of one family (module docstring), tested (:func:`give_verdicts` gives the verdicts)."""
+    cells: list[Cell] = []
+    scorers = sorted({s for _, a, b in family.rows for s in a.scores if s in b.scores and s in SCORERS})
+    for scorer in scorers:
+        for rank, name in enumerate(_measures_of(scorer, measures)):
+            measure = CATALOG[name]
+            group_keys = ["all", *SCORERS[scorer].group_keys(name)[: None if measures == "all" else 1]]
+            for group_key in group_keys:
+                groups = _groups(family, scorer, group_key)
+                if group_key == "dataset" and len(groups) == 1:
+                    continue  # one dataset: its cell is the "all" cell
+                for group, members in sorted(groups.items()):
+                    result = test_cell(
+                        measure,
+                        [a.scores[scorer] for _, a, _ in members],
+                        [b.scores[scorer] for _, _, b in members],
+                        alpha,
+                    )
+                    cell = Cell(
+                        run=family.label,
+                        task=family.task,
+                        variant=family.variant,
+                        reasoning=family.reasoning,
+                        scorer=scorer,
+                        measure=name,
+                        group_key=group_key,
+                        group=group,
+                        headline=rank < len(SCORERS[scorer].headline) and group_key in ("all", "dataset"),
+                        higher_is_better=measure.higher_is_better,
+                        pairs=len(members),
+                        seeds=sorted({int(s) for s, _, _ in members}),
+                        **result,
+                    )
+                    cells.append(cell)
+    return cells
+
+
+def give_verdicts(cells: Sequence[Cell], alpha: float, max_drop: float) -> int:
+    """Holm's correction over the cells that can decide (:func:`can_decide` at ``alpha`` over the number of cells),
+    then each one's verdict (module docstring); a cell that cannot decide is ``too few samples`` unless its paired
+    values are all identical (``no significant change``). Returns the Holm family size."""
+    for cell in cells:
+        if not can_decide(cell, alpha / max(len(cells), 1)):
+            cell.tested = False
+            cell.verdict = NO_CHANGE if cell.identical else TOO_FEW
+    tested = [cell for cell in cells if cell.tested]
+    for cell, adjusted in zip(tested, ps.holm([cell.p_value for cell in tested])):
+        cell.p_holm = float(adjusted)
+        if adjusted < alpha:
+            cell.verdict = IMPROVED if cell.delta > 0 else REGRESSED if -cell.delta > max_drop else SMALL_DROP
+    return len(tested)
+
+
 def compare(
     baseline: str | Path,
     candidate: str | Path,
@@ -363,9 +576,9 @@ def compare(
     alpha: float = 0.05,
     measures: str = "headline",
     allow_mismatch: bool = False,
-    resamples: int = ps.DEFAULT_RESAMPLES,
-    seed: int = ps.DEFAULT_SEED,
     require_identical: bool = False,
+    max_missing: int = 0,
+    allow_untested: bool = False,
 ) -> Comparison:
     """Compare two log sets cell by cell (module docstring).
 
@@ -376,118 +589,55 @@ def compare(
         alpha: family-wise significance level of the Holm-corrected tests, in ``(0, 1)``.
         measures: ``headline`` (the paper's main measures per dataset) or ``all``.
         allow_mismatch: compare unlike runs, with a warning per difference.
-        resamples: paired bootstrap resamples (>= 2,000).
-        seed: bootstrap seed.
-        require_identical: the report lists every paired sample whose score changed (else only their count).
+        require_identical: any paired sample whose score changed fails the gate, and the report lists them.
+        max_missing: samples asked of both sides that may be missing, errored or unscored (>= 0).
+        allow_untested: cells with too few samples do not fail the gate.
 
     Raises:
-        CompareError: a bad option or path, no log, no paired sample. MismatchError: unlike runs (see the module
-        docstring) without ``allow_mismatch``.
+        CompareError: a bad option or path, a single log file of another benchmark, nothing to compare.
+        MismatchError: unlike runs (see the module docstring) without ``allow_mismatch``.
     """
-    if max_drop < 0 or not 0 < alpha < 1 or measures not in MEASURE_SETS or resamples < ps.DEFAULT_RESAMPLES:
-        raise CompareError(
-            f"need --max-drop >= 0, 0 < --alpha < 1, --measures in {list(MEASURE_SETS)} and "
-            f"--resamples >= {ps.DEFAULT_RESAMPLES}; got {max_drop}, {alpha}, {measures!r}, "
-            f"{resamples}"
-        )
-    side_a, side_b = read_side(baseline, tasks), read_side(candidate, tasks)
-    pairing = pair_runs(side_a, side_b)
-    warnings: list[str] = [
-        f"{name} log not read: {path} ({reason})"
-        for name, side in (("baseline", side_a), ("candidate", side_b))
-        for path, reason in side.skipped
-        if reason.startswith(UNREADABLE)
-    ]
-    if pairing.problems:
-        if not allow_mismatch:
-            raise MismatchError(
-                "refusing to compare unlike runs:\n  "
-                + "\n  ".join(pairing.problems)
-                + "\n(--allow-mismatch compares them anyway)"
-            )
-        warnings += [f"compared despite a mismatch (--allow-mismatch): {p}" for p in pairing.problems]
-    pairs = [pair for pair in pairing.pairs if pair.keys]
-    if not pairs:
+    check_options(max_drop, alpha, measures, max_missing)
+    sides = [read_side(name, path, tasks) for name, path in zip(SIDES, (baseline, candidate))]
+    pairing = pair_runs(*sides)
+    warnings = refuse_unlike(pairing, allow_mismatch)
+    coverage, usable = account(pairing.pairs)
+    incomplete = incompleteness(sides, pairing, coverage, max_missing)
+    if not coverage.paired and not incomplete:
         raise CompareError("no paired samples: the two sides share no run and sample")
-    notes = list(pairing.unpaired)
-    for pair in pairs:
+    notes = [f"{side.name} log left out: {path} ({reason})" for side in sides for path, reason in side.skipped]
+    if not incomplete:
+        notes += [f"tolerated (--max-missing {max_missing}): {line}" for line in coverage.lines["tolerable"]]
+    for pair in pairing.pairs:
         a, b = pair.baseline, pair.candidate
         if a.model != b.model:
             notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
         if a.generate != b.generate:
             notes.append(f"{run_name(a)}: generate settings {a.generate} (baseline) vs {b.generate} (candidate)")
-
-    # one cell family per (task, variant, reasoning): seeds pooled as strata
-    families: dict[tuple[str, str, str], list[RunPair]] = {}
-    for pair in pairs:
-        families.setdefault((pair.baseline.task, pair.baseline.variant, pair.baseline.reasoning), []).append(pair)
-    variants_per_task: dict[str, set[str]] = {}
-    for task, variant, _ in families:
-        variants_per_task.setdefault(task, set()).add(variant)
-
-    cells: list[Cell] = []
-    changes: list[Change] = []
-    for (task, variant, reasoning), family in families.items():
-        label = family[0].label + (f" [{variant}]" if len(variants_per_task[task]) > 1 else "")
-        rows: list[tuple[int, SampleRow, SampleRow]] = []
-        for pair in sorted(family, key=lambda p: p.baseline.seed):
-            changes += _changes(pair, label)
-            rows += [(pair.baseline.seed, pair.baseline.samples[k], pair.candidate.samples[k]) for k in pair.keys]
-        scorers = sorted({s for _, a, b in rows for s in a.scores if s in b.scores and s in HEADLINE})
-        for scorer in scorers:
-            scored = [(seed_, a, b) for seed_, a, b in rows if scorer in a.scores and scorer in b.scores]
-            for rank, name in enumerate(_measures_of(scorer, measures)):
-                measure = MEASURES[name]
-                group_keys = ["all", "dataset"]
-                if measures == "all":
-                    group_keys += list(EXTRA_GROUPS.get((scorer, name), ()))
-                for group_key in group_keys:
-                    groups: dict[str, list[tuple[int, SampleRow, SampleRow]]] = {}
-                    for item in scored:
-                        group = "all" if group_key == "all" else item[1].groups.get(group_key)
-                        if group is not None:
-                            groups.setdefault(group, []).append(item)
-                    if group_key == "dataset" and len(groups) == 1 and "all" in group_keys:
-                        continue  # one dataset: its cell is the "all" cell
-                    for group, members in sorted(groups.items()):
-                        base = [a.scores[scorer] for _, a, _ in members]
-                        cand = [b.scores[scorer] for _, _, b in members]
-                        seeds = np.array([s for s, _, _ in members])
-                        result = test_cell(measure, base, cand, seeds, alpha, resamples, seed)
-                        cells.append(
-                            Cell(
-                                run=label,
-                                task=task,
-                                variant=variant,
-                                reasoning=reasoning,
-                                scorer=scorer,
-                                measure=name,
-                                group_key=group_key,
-                                group=group,
-                                headline=rank < len(HEADLINE[scorer]) and group_key in ("all", "dataset"),
-                                higher_is_better=measure.higher_is_better,
-                                pairs=len(members),
-                                seeds=sorted({int(s) for s in seeds}),
-                                **result,
-                            )
-                        )
-                        if _too_few(measure, len(members), alpha):
-                            cells[-1].verdict = TOO_FEW
-    tested = [cell for cell in cells if cell.verdict != TOO_FEW]
-    for cell, adjusted in zip(tested, ps.holm([cell.p_value for cell in tested])):
-        cell.p_holm = float(adjusted)
-        if adjusted < alpha:
-            cell.verdict = IMPROVED if cell.delta > 0 else REGRESSED if -cell.delta > max_drop else SMALL_DROP
+    families = families_of(pairing.pairs, usable)
+    cells = [cell for family in families for cell in family_cells(family, measures, alpha)]
+    holm_family = give_verdicts(cells, alpha, max_drop)
     cells.sort(key=lambda c: (not c.headline, VERDICT_ORDER.index(c.verdict), c.delta, c.run, c.measure, c.group))
+    changes = [
+        change
+        for family in families
+        for index, pair in enumerate(pairing.pairs)
+        if (pair.baseline.task, pair.baseline.variant, pair.baseline.reasoning)
+        == (family.task, family.variant, family.reasoning)
+        for change in _changes(pair, usable[index], family.label)
+    ]
     settings = {
         "alpha": alpha,
         "max_drop": max_drop,
         "measures": measures,
-        "resamples": resamples,
-        "seed": seed,
-        "holm_family": len(tested),
+        "tests": TESTS,
+        "holm_family": holm_family,
         "min_pairs": MIN_PAIRS,
         "allow_mismatch": allow_mismatch,
         "require_identical": require_identical,
+        "max_missing": max_missing,
+        "allow_untested": allow_untested,
     }
-    return Comparison(side_a.path, side_b.path, cells, pairing, warnings, notes, changes, settings)
+    return Comparison(
+        sides[0].path, sides[1].path, cells, pairing, coverage, incomplete, warnings, notes, changes, settings
+    )

@@ -13,13 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from . import paired_stats as ps
 from .compare import (
+    EXIT_INCOMPLETE,
+    EXIT_REGRESSED,
+    EXIT_UNTESTED,
     FORMATS,
     IMPROVED,
     MEASURE_SETS,
     NO_CHANGE,
     REGRESSED,
+    SAMPLE_PROBLEMS,
+    SIDES,
     SMALL_DROP,
     TOO_FEW,
     VERDICT_ORDER,
@@ -48,6 +52,7 @@ def _cell_row(cell: Cell) -> list[str]:
         else (cell.group if cell.group_key == "dataset" else f"{cell.group_key}={cell.group}")
     )
     discordant = f" ({cell.worse}↓/{cell.better}↑)" if cell.worse is not None else ""
+    interval = "–" if math.isnan(cell.low) else f"[{round(cell.low, 1) + 0.0:+.1f}, {round(cell.high, 1) + 0.0:+.1f}]"
     return [
         cell.run,
         cell.measure + ("" if cell.higher_is_better else " (lower better)"),
@@ -56,7 +61,7 @@ def _cell_row(cell: Cell) -> list[str]:
         _number(100 * cell.baseline),
         _number(100 * cell.candidate),
         f"{round(cell.delta, 1) + 0.0:+.1f}",
-        f"[{round(cell.low, 1) + 0.0:+.1f}, {round(cell.high, 1) + 0.0:+.1f}]",
+        interval,
         cell.test + discordant,
         _p(cell.p_value),
         _p(cell.p_holm),
@@ -67,19 +72,48 @@ def _cell_row(cell: Cell) -> list[str]:
 HEADER = ["run", "measure", "group", "n", "baseline", "candidate", "Δ pts", "CI", "test", "p", "p Holm", "verdict"]
 
 
+def verdict_line(result: Comparison) -> str:
+    """The gate's verdict in one line, as the exit code gives it (:meth:`~.compare.Comparison.exit_code`)."""
+    code = result.exit_code()
+    if code == EXIT_INCOMPLETE:
+        return f"Incomplete: no verdict ({_count(len(result.incomplete), 'thing')} missing, listed below; exit 3)."
+    if code == EXIT_REGRESSED and result.regressed:
+        names = ", ".join(c.name for c in result.regressed)
+        return f"{_count(len(result.regressed), 'cell')} regressed: {names} (exit 1)."
+    if code == EXIT_REGRESSED:
+        return f"{_count(len(result.changes), 'paired sample score')} changed (--require-identical; exit 1)."
+    if code == EXIT_UNTESTED:
+        return (
+            f"Untested: {_count(len(result.untested), 'cell')} cannot decide (too few samples; --allow-untested "
+            "accepts them; exit 4)."
+        )
+    return "No regression (exit 0)."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _summary(result: Comparison) -> list[str]:
-    s = result.settings
+    s, coverage = result.settings, result.coverage
     counts = {verdict: sum(c.verdict == verdict for c in result.cells) for verdict in VERDICT_ORDER}
-    paired = sum(len(p.keys) for p in result.pairing.pairs)
+    tasks = sorted({pair.baseline.task for pair in result.pairing.pairs})
+    sides = "; ".join(
+        f"{side}: {coverage.planned[side]} samples asked in its runs, "
+        + ", ".join(f"{coverage.problems[side][p]} {p}" for p in (*SAMPLE_PROBLEMS, "non-finite"))
+        for side in SIDES
+    )
+    tests = ", ".join(sorted(set(s["tests"].values()), key=list(s["tests"].values()).index))
     lines = [
         f"baseline {result.baseline} vs candidate {result.candidate}",
-        f"{paired} paired samples in {len(result.pairing.pairs)} run pairs; left out: "
-        f"{result.pairing.left_out['baseline']} of {result.pairing.total['baseline']} baseline samples, "
-        f"{result.pairing.left_out['candidate']} of {result.pairing.total['candidate']} candidate samples",
+        f"compared: {coverage.run_pairs} run pairs ({', '.join(tasks) or 'none'}); {coverage.paired} of "
+        f"{coverage.asked} samples asked of both sides paired",
+        sides,
         f"{len(result.cells)} cells: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n),
-        f"tests: McNemar exact (0/1 measures), paired bootstrap ({s['resamples']} resamples, seed {s['seed']}; "
-        f"every interval); seeds as strata; Holm correction over {s['holm_family']} cells at alpha {s['alpha']}; "
-        f"regressed = significant drop > {s['max_drop']} points; too few = < {s['min_pairs']} pairs",
+        f"tests: {tests} (interval: Δ ± t·se, jackknife se); Holm correction over {s['holm_family']} cells at "
+        f"alpha {s['alpha']}; regressed = significant drop > {s['max_drop']} points; too few samples = a "
+        f"cell that cannot decide (< {s['min_pairs']} pairs, or a 0/1 cell whose total collapse could not reach "
+        f"alpha/cells; fails unless --allow-untested); --max-missing {s['max_missing']}",
     ]
     if result.changes:
         shown = "listed below" if s.get("require_identical") else "listed with --require-identical or in the JSON"
@@ -91,7 +125,8 @@ def render_table(result: Comparison) -> str:
     """Plain-text report for a terminal: summary lines, warnings, notes, the cell table (worst first)."""
     rows = [HEADER] + [_cell_row(c) for c in result.cells]
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-    lines = _summary(result) + [f"warning: {w}" for w in result.warnings] + [f"note: {n}" for n in result.notes]
+    lines = [verdict_line(result)] + [f"incomplete: {line}" for line in result.incomplete] + _summary(result)
+    lines += [f"warning: {w}" for w in result.warnings] + [f"note: {n}" for n in result.notes]
     lines.append("")
     for i, row in enumerate(rows):
         lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
@@ -128,13 +163,8 @@ def _markdown_table(cells: Sequence[Cell]) -> list[str]:
 def render_markdown(result: Comparison) -> str:
     """Markdown for a pull-request comment: verdict line, settings, headline cells, then every other cell in a
     collapsed block (cells worst first)."""
-    regressed = result.regressed
-    verdict = (
-        f"**{len(regressed)} cells regressed**: " + ", ".join(c.name for c in regressed)
-        if regressed
-        else "**No regression.**"
-    )
-    lines = ["## BeDiscovER compare", "", verdict, ""] + [f"- {line}" for line in _summary(result)]
+    lines = ["## BeDiscovER compare", "", f"**{verdict_line(result)}**", ""]
+    lines += [f"- incomplete: {line}" for line in result.incomplete] + [f"- {line}" for line in _summary(result)]
     lines += [f"- ⚠ {w}" for w in result.warnings] + [f"- note: {n}" for n in result.notes]
     headline = [c for c in result.cells if c.headline]
     other = [c for c in result.cells if not c.headline]
@@ -149,13 +179,18 @@ def render_markdown(result: Comparison) -> str:
 
 
 def render_json(result: Comparison) -> str:
-    """Every number: settings, pairing (left out, unpaired runs), warnings, notes, cells, changed samples."""
+    """Every number: exit code and verdict, what is incomplete, settings, pairing and coverage, warnings, notes,
+    cells, changed samples."""
     pairing = result.pairing
     payload = {
         "baseline": result.baseline,
         "candidate": result.candidate,
+        "exit_code": result.exit_code(),
+        "verdict": verdict_line(result),
+        "incomplete": result.incomplete,
         "settings": result.settings,
         "regressed": [c.name for c in result.regressed],
+        "untested": [c.name for c in result.untested],
         "pairing": {
             "run_pairs": [
                 {
@@ -166,12 +201,11 @@ def render_json(result: Comparison) -> str:
                     "candidate_variant": p.candidate.variant,
                     "reasoning": p.baseline.reasoning,
                     "seed": p.baseline.seed,
-                    "paired_samples": len(p.keys),
+                    "asked_samples": len(p.keys),
                 }
                 for p in pairing.pairs
             ],
-            "samples": pairing.total,
-            "left_out": pairing.left_out,
+            "coverage": asdict(result.coverage),
             "unpaired_runs": pairing.unpaired,
             "problems": pairing.problems,
         },
@@ -203,7 +237,7 @@ COLOURS = {REGRESSED: "#c0392b", SMALL_DROP: "#e67e22", IMPROVED: "#27ae60", NO_
 
 
 def plot_deltas(result: Comparison, path: str | Path) -> Path:
-    """A PNG (or any matplotlib format by extension) of every cell's difference with its bootstrap interval,
+    """A PNG (or any matplotlib format by extension) of every cell's difference with its interval,
     worst first, coloured by verdict, with lines at 0 and ``-max_drop``."""
     import matplotlib
 
@@ -217,7 +251,7 @@ def plot_deltas(result: Comparison, path: str | Path) -> Path:
         ax.errorbar(
             cell.delta,
             yi,
-            xerr=[[cell.delta - cell.low], [cell.high - cell.delta]],
+            xerr=None if math.isnan(cell.low) else [[cell.delta - cell.low], [cell.high - cell.delta]],
             fmt="o",
             color=COLOURS[cell.verdict],
             capsize=2,
@@ -226,7 +260,7 @@ def plot_deltas(result: Comparison, path: str | Path) -> Path:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.axvline(-result.settings["max_drop"], color=COLOURS[REGRESSED], linewidth=0.8, linestyle="--")
     ax.set_yticks(y, [cell.name for cell in cells], fontsize=7)
-    ax.set_xlabel("candidate − baseline (points; negative = worse), bootstrap interval")
+    ax.set_xlabel("candidate − baseline (points; negative = worse), interval Δ ± t·se")
     handles = [plt.Line2D([], [], marker="o", linestyle="", color=c, label=v) for v, c in COLOURS.items()]
     ax.legend(handles=handles, fontsize=7, loc="best")
     fig.tight_layout()
@@ -271,16 +305,22 @@ def add_arguments(parser: Any) -> None:
         help="also fail (exit 1) when any paired sample's score changed (scorer gate)",
     )
     parser.add_argument(
-        "--resamples",
+        "--max-missing",
         type=int,
-        default=ps.DEFAULT_RESAMPLES,
-        help="paired bootstrap resamples (>= 2000; default %(default)s)",
+        default=0,
+        help="samples asked of both sides that may be missing, errored or unscored before the comparison is "
+        "incomplete (exit 3; default %(default)s)",
     )
-    parser.add_argument("--seed", type=int, default=ps.DEFAULT_SEED, help="bootstrap seed (default %(default)s)")
+    parser.add_argument(
+        "--allow-untested",
+        action="store_true",
+        help="cells with too few samples to test do not fail the gate (otherwise exit 4)",
+    )
 
 
 def run_command(args: Any) -> int:
-    """Run ``bediscover compare`` from parsed arguments; returns the exit code (0 or 1).
+    """Run ``bediscover compare`` from parsed arguments; returns the exit code (0, 1, 3 or 4: see
+    :meth:`~.compare.Comparison.exit_code`).
 
     Raises:
         CompareError: see :func:`compare` (the CLI prints it and exits 2).
@@ -293,9 +333,9 @@ def run_command(args: Any) -> int:
         alpha=args.alpha,
         measures=args.measures,
         allow_mismatch=args.allow_mismatch,
-        resamples=args.resamples,
-        seed=args.seed,
         require_identical=args.require_identical,
+        max_missing=args.max_missing,
+        allow_untested=args.allow_untested,
     )
     text = render(result, args.format)
     if args.out:
@@ -307,4 +347,6 @@ def run_command(args: Any) -> int:
         plot_deltas(result, args.plot)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    return result.exit_code(args.require_identical)
+    for line in result.incomplete:
+        print(f"incomplete: {line}", file=sys.stderr)
+    return result.exit_code()

@@ -1,5 +1,6 @@
-"""Paired significance tests of two runs over the same samples: McNemar's exact test, a seeded paired bootstrap,
-Holm's step-down correction, and the exact power of McNemar's test (the drop a dataset's size can detect).
+"""Paired significance tests of two runs over the same samples: McNemar's exact test, a studentised paired test
+with a jackknife standard error, Holm's step-down correction, and the power of both tests (the drop a dataset's
+size can detect).
 
 Used by :mod:`bediscover_inspect.gate.compare` (``bediscover compare``) and ``scripts/detectable_drops.py``.
 
@@ -7,12 +8,16 @@ Used by :mod:`bediscover_inspect.gate.compare` (``bediscover compare``) and ``sc
   discordant pair (right in one run, wrong in the other) is equally likely to go either way, so the count of
   pairs that got worse is Binomial(discordant, 1/2) (McNemar 1947; the exact form is the two-sided binomial test,
   :func:`scipy.stats.binomtest`).
-* A corpus-level measure (micro/weighted F1, micro position accuracy, LCS, mean Kendall τ) is tested with a
-  paired bootstrap: the same resampled sample indices are applied to both runs, so the spread of the difference
-  keeps the pairing (Efron & Tibshirani 1993, ch. 16; Koehn 2004 for its use on NLP test sets).
-* Several seeds: pairs are formed within a seed (baseline seed s with candidate seed s) and the seeds are
-  strata: McNemar counts the discordant pairs of every seed together, and the bootstrap resamples within each
-  seed (a resample keeps each seed's sample count).
+* Every other measure (a mean of per-sample numbers, a ratio of sums such as micro-F1, weighted F1) is tested with
+  a paired studentised statistic: ``t = Δ / se`` where ``se`` is the jackknife standard error of the difference
+  (leave one paired row out of both runs; Efron & Tibshirani 1993, ch. 11), and the two-sided p-value comes from
+  Student's t with ``n - 1`` degrees of freedom. For a mean the jackknife standard error is the usual
+  ``sd(differences) / sqrt(n)``, so the test is the paired t-test (:func:`scipy.stats.ttest_rel`); for a ratio or
+  weighted F1 it is the delta-method standard error computed without its derivatives. The p-value is analytic,
+  so a large change reaches any Holm threshold (a resampling p-value cannot go below ``1 / (resamples + 1)``).
+* Every cell's interval is ``Δ ± t_(n-1, 1-alpha/2) · se``.
+* Several seeds: pairs are formed within a seed (baseline seed s with candidate seed s); every (sample, seed)
+  pair is one row: McNemar counts the discordant pairs of every seed together, the jackknife leaves out one row.
 * Many cells: :func:`holm` adjusts the p-values of all cells compared (Holm 1979), so the chance that any
   unchanged cell is called significant stays at most ``alpha``.
 """
@@ -23,15 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-DEFAULT_RESAMPLES = 2000
-"""Bootstrap resamples of ``bediscover compare`` (at least 2,000: the 2.5 % tail then rests on 50 resamples)."""
-
-DEFAULT_SEED = 0
-"""Seed of the comparison bootstrap (numpy ``default_rng``): the same logs give the same intervals and p-values."""
-
-MAX_BLOCK = 4_000_000
-"""Most resampled indices held at once (resamples are drawn in blocks of at most this many indices)."""
 
 
 def mcnemar_exact(worse: int, better: int) -> float:
@@ -88,144 +84,98 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
     return adjusted
 
 
-Statistic = Callable[[np.ndarray], np.ndarray]
-"""Maps an index array of shape ``(k, n)`` (rows of sample indices) to the measure of each row, shape ``(k,)``."""
-
-
 @dataclass(frozen=True)
-class BootstrapResult:
-    """A paired bootstrap of ``candidate - baseline``.
+class StudentisedResult:
+    """A studentised paired test of ``candidate - baseline`` (module docstring).
 
     Attributes:
         delta: the observed difference (candidate measure minus baseline measure, measure units).
-        low, high: the percentile interval of the resampled differences at ``1 - alpha``.
-        p_value: two-sided, ``min(1, 2 * min(share of resampled differences <= 0, share >= 0))`` with the
-            usual +1 correction (``(count + 1) / (resamples + 1)``): the smallest ``alpha`` whose percentile
-            interval excludes 0.
-        resamples, seed: as drawn.
+        se: jackknife standard error of ``delta`` (measure units); 0 when every leave-one-out difference is equal.
+        low, high: ``delta ± t_(n-1, 1-alpha/2) · se``.
+        p_value: two-sided p-value of ``delta / se`` under Student's t with ``n - 1`` degrees of freedom; 0 when
+            ``se`` is 0 and ``delta`` is not, 1 when both are 0.
+        n: paired rows.
     """
 
     delta: float
+    se: float
     low: float
     high: float
     p_value: float
-    resamples: int
-    seed: int
+    n: int
 
 
-def stratified_indices(strata: np.ndarray, rng: np.random.Generator, k: int) -> np.ndarray:
-    """``k`` bootstrap resamples of the rows, drawn with replacement within each stratum.
+def leave_one_out_mean(values: np.ndarray) -> np.ndarray:
+    """The mean of ``values`` (shape ``(n,)``, ``n >= 2``) with each row left out in turn, shape ``(n,)``."""
+    values = np.asarray(values, dtype=float)
+    return (values.sum() - values) / (values.size - 1)
+
+
+def leave_one_out_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``Σ numerator / Σ denominator`` with each row left out in turn (0 where the rest's denominator is 0), the
+    micro average of :func:`bediscover_inspect.metrics.ratio_measure`; shape ``(n,)``."""
+    numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
+    num, den = numerator.sum() - numerator, denominator.sum() - denominator
+    return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+
+
+def ratio(numerator: np.ndarray, denominator: np.ndarray) -> float:
+    """``Σ numerator / Σ denominator`` (0 when the denominator sums to 0)."""
+    den = float(np.sum(denominator))
+    return float(np.sum(numerator)) / den if den else 0.0
+
+
+def confusion(gold: np.ndarray, pred: np.ndarray, labels: int) -> np.ndarray:
+    """The confusion matrix of integer label codes (rows gold, columns predicted), shape ``(labels, labels)``."""
+    matrix = np.zeros((labels, labels), dtype=np.int64)
+    np.add.at(matrix, (np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)), 1)
+    return matrix
+
+
+def leave_one_out_labels(
+    gold: np.ndarray, pred: np.ndarray, labels: int, statistic: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """A label statistic (``(k, L, L) -> (k,)`` over confusion matrices, e.g.
+    :meth:`bediscover_inspect.measures.Measure.of_confusions`) of integer label codes ``gold`` and ``pred``
+    (shape ``(n,)``) with each row left out in turn, shape ``(n,)``: the confusion matrix less that row's cell,
+    evaluated once per distinct (gold, predicted) cell."""
+    gold, pred = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+    cells, row_cell = np.unique(gold * labels + pred, return_inverse=True)
+    stack = np.repeat(confusion(gold, pred, labels)[None, :, :], cells.size, axis=0)
+    stack[np.arange(cells.size), cells // labels, cells % labels] -= 1
+    return np.asarray(statistic(stack))[row_cell.ravel()]
+
+
+def studentised_test(
+    delta: float, leave_one_out_baseline: np.ndarray, leave_one_out_candidate: np.ndarray, alpha: float = 0.05
+) -> StudentisedResult:
+    """Paired studentised test of an observed difference with the jackknife standard error (module docstring).
 
     Args:
-        strata: the stratum (seed) of each row, shape ``(n,)``.
-        rng: the generator to draw from.
-        k: resamples.
+        delta: candidate measure minus baseline measure over all ``n`` paired rows.
+        leave_one_out_baseline, leave_one_out_candidate: each run's measure with row ``i`` left out, shape
+            ``(n,)`` (:func:`leave_one_out_mean`, :func:`leave_one_out_ratio`, :func:`leave_one_out_labels`).
+        alpha: the interval is at ``1 - alpha``.
 
     Returns:
-        Row indices, shape ``(k, n)``: each row keeps every stratum's size.
-    """
-    n = strata.size
-    out = np.empty((k, n), dtype=np.int64)
-    for stratum in np.unique(strata):
-        rows = np.flatnonzero(strata == stratum)
-        out[:, rows] = rows[rng.integers(0, rows.size, size=(k, rows.size))]
-    return out
-
-
-def paired_bootstrap(
-    baseline: Statistic,
-    candidate: Statistic,
-    n: int,
-    strata: np.ndarray | None = None,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-    alpha: float = 0.05,
-) -> BootstrapResult:
-    """Paired bootstrap of ``candidate(rows) - baseline(rows)``: both runs see the same resampled rows.
-
-    Args:
-        baseline, candidate: :data:`Statistic` of each run over the same ``n`` paired rows (row ``i`` of both is
-            one sample of one seed).
-        n: paired rows (>= 1).
-        strata: stratum of each row (its seed), shape ``(n,)``; rows are resampled within their stratum.
-            Default: one stratum.
-        resamples: bootstrap resamples (>= 1).
-        seed: seed of ``numpy.random.default_rng``.
-        alpha: the interval is the ``[alpha/2, 1 - alpha/2]`` percentile interval.
-
-    Returns:
-        :class:`BootstrapResult`.
+        :class:`StudentisedResult`.
 
     Raises:
-        ValueError: ``n < 1``, ``resamples < 1``, ``alpha`` outside ``(0, 1)`` or ``strata`` of another length.
+        ValueError: fewer than 2 rows, arrays of other shapes, or ``alpha`` outside ``(0, 1)``.
     """
-    if n < 1 or resamples < 1 or not 0 < alpha < 1:
-        raise ValueError(
-            f"need n >= 1, resamples >= 1 and 0 < alpha < 1; got n={n}, resamples={resamples}, alpha={alpha}"
-        )
-    strata = np.zeros(n, dtype=np.int64) if strata is None else np.asarray(strata)
-    if strata.shape != (n,):
-        raise ValueError(f"strata must have shape ({n},), got {strata.shape}")
-    observed_rows = np.arange(n)[None, :]
-    delta = float(candidate(observed_rows)[0] - baseline(observed_rows)[0])
-    rng = np.random.default_rng(seed)
-    block = max(1, MAX_BLOCK // n)
-    deltas = np.empty(resamples)
-    for start in range(0, resamples, block):
-        k = min(block, resamples - start)
-        rows = stratified_indices(strata, rng, k)
-        deltas[start : start + k] = candidate(rows) - baseline(rows)
-    low, high = np.quantile(deltas, [alpha / 2, 1 - alpha / 2])
-    below = (np.count_nonzero(deltas <= 0) + 1) / (resamples + 1)
-    above = (np.count_nonzero(deltas >= 0) + 1) / (resamples + 1)
-    return BootstrapResult(delta, float(low), float(high), float(min(1.0, 2 * min(below, above))), resamples, seed)
+    from scipy.stats import t as student
 
-
-# --------------------------------------------------------------------------------------- statistics
-
-
-def mean_statistic(values: np.ndarray) -> Statistic:
-    """:data:`Statistic` of the mean of per-row ``values`` (shape ``(n,)``)."""
-    values = np.asarray(values, dtype=float)
-    return lambda rows: values[rows].mean(axis=1)
-
-
-def ratio_statistic(numerator: np.ndarray, denominator: np.ndarray) -> Statistic:
-    """:data:`Statistic` of ``sum(numerator) / sum(denominator)`` over the rows (0 where the denominator sums
-    to 0), the micro average of :func:`bediscover_inspect.metrics.ratio_measure`."""
-    numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
-
-    def statistic(rows: np.ndarray) -> np.ndarray:
-        num, den = numerator[rows].sum(axis=1), denominator[rows].sum(axis=1)
-        return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
-
-    return statistic
-
-
-def confusion_stack(gold: np.ndarray, pred: np.ndarray, labels: int, rows: np.ndarray) -> np.ndarray:
-    """Confusion matrices of resampled rows: ``out[r, i, j]`` counts rows of resample ``r`` with gold code ``i``
-    and predicted code ``j``; shape ``(k, labels, labels)`` for ``rows`` of shape ``(k, n)``."""
-    cells = labels * labels
-    codes = (gold * labels + pred)[rows] + (np.arange(rows.shape[0]) * cells)[:, None]
-    return np.bincount(codes.ravel(), minlength=rows.shape[0] * cells).reshape(rows.shape[0], labels, labels)
-
-
-def weighted_f1_statistic(gold: np.ndarray, pred: np.ndarray, labels: int) -> Statistic:
-    """:data:`Statistic` of weighted F1 (:func:`bediscover_inspect.metrics.weighted_prf_of_confusion`, index 2)
-    over integer label codes ``gold`` and ``pred`` (shape ``(n,)``, codes ``0..labels-1``)."""
-    from bediscover_inspect.metrics import weighted_prf_of_confusion
-
-    gold, pred = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
-    return lambda rows: weighted_prf_of_confusion(confusion_stack(gold, pred, labels, rows))[:, 2]
-
-
-def weighted_statistic(gold: np.ndarray, pred: np.ndarray, labels: int, index: int) -> Statistic:
-    """Weighted precision (``index`` 0), recall (1) or F1 (2) as a :data:`Statistic` (see
-    :func:`weighted_f1_statistic`)."""
-    from bediscover_inspect.metrics import weighted_prf_of_confusion
-
-    gold, pred = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
-    return lambda rows: weighted_prf_of_confusion(confusion_stack(gold, pred, labels, rows))[:, index]
+    a, b = np.asarray(leave_one_out_baseline, dtype=float), np.asarray(leave_one_out_candidate, dtype=float)
+    if a.shape != b.shape or a.ndim != 1 or a.size < 2 or not 0 < alpha < 1:
+        raise ValueError(f"need two arrays of one shape (n,), n >= 2, and 0 < alpha < 1; got {a.shape}, {b.shape}")
+    n = a.size
+    differences = b - a
+    se = float(np.sqrt((n - 1) / n * np.sum((differences - differences.mean()) ** 2)))
+    if se <= 1e-12 * max(1.0, abs(delta)):
+        return StudentisedResult(delta, 0.0, delta, delta, 1.0 if delta == 0 else 0.0, n)
+    half = float(student.ppf(1 - alpha / 2, n - 1)) * se
+    p_value = float(2 * student.sf(abs(delta) / se, n - 1))
+    return StudentisedResult(delta, se, delta - half, delta + half, p_value, n)
 
 
 # --------------------------------------------------------------------------------------- power
@@ -266,3 +216,24 @@ def detectable_drop(n: int, discordant: float, power: float = 0.8, alpha: float 
         middle = (low + high) / 2
         low, high = (middle, high) if mcnemar_power(n, discordant, middle, alpha) < power else (low, middle)
     return high
+
+
+def studentised_detectable_drop(n: int, sd: float, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest drop the studentised test (:func:`studentised_test`) detects with ``power`` on ``n`` pairs,
+    in measure units: ``(t_(n-1, 1-alpha/2) + t_(n-1, power)) · sd / sqrt(n)`` (the normal-theory sample-size
+    formula with Student's quantiles).
+
+    Args:
+        n: paired rows (>= 2).
+        sd: standard deviation of one row's contribution to the difference (``se · sqrt(n)`` of a cell of
+            ``bediscover compare``; for a mean, the sd of the per-sample differences), measure units.
+        power, alpha: in ``(0, 1)``.
+
+    Raises:
+        ValueError: ``n < 2``, ``sd < 0`` or ``power`` / ``alpha`` outside ``(0, 1)``.
+    """
+    from scipy.stats import t as student
+
+    if n < 2 or sd < 0 or not 0 < power < 1 or not 0 < alpha < 1:
+        raise ValueError(f"need n >= 2, sd >= 0, 0 < power < 1, 0 < alpha < 1; got {n}, {sd}, {power}, {alpha}")
+    return float((student.ppf(1 - alpha / 2, n - 1) + student.ppf(power, n - 1)) * sd / np.sqrt(n))

@@ -1,8 +1,10 @@
 """Reading two sides of a comparison and pairing their runs and samples (:mod:`.compare` tests the pairs).
 
 A side is a log directory or one log file; a run is (task, variant, reasoning mode, seed) and its samples are
-keyed by (sample id, epoch). :func:`pair_runs` pairs runs on that key and lists why unlike runs must not be
-compared (:class:`MismatchError`).
+keyed by (sample id, epoch). :func:`read_side` reads a side and lists what makes it incomplete (a log that is
+unreadable, errored or cancelled without a successful replacement, two models or two generate settings for one
+run); :func:`pair_runs` pairs runs on the run key and lists why unlike runs must not be compared
+(:class:`MismatchError`).
 """
 
 from __future__ import annotations
@@ -38,13 +40,15 @@ class Scored:
 
 @dataclass
 class SampleRow:
-    """One sample (one epoch) of a run: its key, groups, target and scores by scorer name."""
+    """One sample (one epoch) of a run: its key, groups, target, scores by scorer name and error (``None`` when
+    the sample ran to its score)."""
 
     id: str
     epoch: int
     groups: dict[str, str]
     target: str
     scores: dict[str, Scored]
+    error: str | None = None
 
 
 @dataclass
@@ -62,6 +66,8 @@ class Run:
     data: dict[str, str | None]
     generate: dict[str, Any]
     samples: dict[tuple[str, int], SampleRow]
+    planned: frozenset[tuple[str, int]]
+    """(sample id, epoch) of every sample the eval was asked to run (``log.eval.dataset.sample_ids`` × epochs)."""
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -86,9 +92,15 @@ def _run_of(path: str, log: Any) -> Run:
                 answer = str(score.answer) if score.answer is not None else INVALID_ANSWER
                 scores[name] = Scored(dict(score.value), answer, str(metadata.get("gold", "")))
         target = sample.target if isinstance(sample.target, str) else json.dumps(sample.target)
+        error = sample.error.message if sample.error is not None else None
         samples[(str(sample.id), int(sample.epoch))] = SampleRow(
-            str(sample.id), int(sample.epoch), _groups_of(metadata), target, scores
+            str(sample.id), int(sample.epoch), _groups_of(metadata), target, scores, error
         )
+    sample_ids = getattr(log.eval.dataset, "sample_ids", None)
+    epochs = getattr(log.eval.config, "epochs", None) or 1
+    planned = (
+        frozenset((str(i), e) for i in sample_ids for e in range(1, epochs + 1)) if sample_ids else frozenset(samples)
+    )
     data = {name: (entry or {}).get("actual_sha1") for name, entry in facts["data"].items()}
     return Run(
         path,
@@ -102,6 +114,7 @@ def _run_of(path: str, log: Any) -> Run:
         data,
         facts["generate"],
         samples,
+        planned,
     )
 
 
@@ -113,24 +126,32 @@ def _parameters(log: Any) -> dict[str, Any]:
 
 @dataclass
 class Side:
-    """The runs of one side and the logs left out (path, reason)."""
+    """The runs of one side (``name`` ``baseline`` or ``candidate``), the logs left out that do not matter
+    (path, reason: another Inspect task's log, a log superseded by a successful log of the same run and setting)
+    and one line per thing that makes the side incomplete."""
 
+    name: str
     path: str
     runs: list[Run]
     skipped: list[tuple[str, str]]
+    incomplete: list[str]
 
 
-def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
+def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -> Side:
     """The runs of a log directory (one successful log per run) or of one log file, samples included; either a
     local path or an fsspec URL (``s3://bucket/run``).
 
-    Raises:
-        CompareError: the path does not exist, or holds no successful log of the suite (of ``tasks``).
-    """
-    from inspect_ai.log import read_eval_log
+    A directory is read as :func:`bediscover_inspect.report.logs.read_log_scores` reads it. What the report only
+    notes makes the side incomplete here (:attr:`Side.incomplete`, one line each): a log that cannot be read, a
+    suite log without the suite's measures, a log that ended with status ``error``, ``cancelled`` or ``started``
+    when no successful log of its run (same task, model, variant, reasoning mode, seed) replaces it, two models
+    with a successful log of the same run (task, variant, reasoning mode, seed), and a successful log left out for
+    another of the same run and model whose generate settings differ. Such runs are not used.
 
+    Raises:
+        CompareError: the path does not exist, or a single log file given is not a log of the suite.
+    """
     from bediscover_inspect.logdir import kind
-    from bediscover_inspect.report.logs import read_log_scores, short_task_name
 
     path = str(path)
     try:
@@ -139,31 +160,101 @@ def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
         raise CompareError(f"cannot read {path}: {exc}") from exc
     if found == "missing":
         raise CompareError(f"not found: {path}")
-    skipped: list[tuple[str, str]] = []
     if found == "dir":
-        scores = read_log_scores(path)
-        paths = list(scores.runs["log"])
-        skipped = [item for item in scores.skipped]
-    else:
-        paths = [path]
-    runs: list[Run] = []
-    for log_path in paths:
-        try:
-            log = read_eval_log(log_path)
-        except Exception as exc:  # noqa: BLE001 - one unreadable file is reported, never a traceback
-            raise CompareError(f"cannot read log {log_path}: {type(exc).__name__}: {exc}") from exc
-        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
-        if metadata.get("benchmark") != BENCHMARK or log.status != "success":
-            raise CompareError(
-                f"{log_path}: not a successful BeDiscovER log (status {log.status}, task {log.eval.task})"
-            )
-        if tasks and short_task_name(log.eval.task) not in tasks:
+        return _read_directory(name, path, tasks)
+    return _read_file(name, path, tasks)
+
+
+def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
+    from inspect_ai.log import read_eval_log
+
+    from bediscover_inspect.report.logs import short_task_name
+
+    try:
+        log = read_eval_log(path)
+    except Exception as exc:  # noqa: BLE001 - one unreadable file is reported, never a traceback
+        return Side(name, path, [], [], [f"{name} log {path} is unreadable: {type(exc).__name__}: {exc}"])
+    metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+    if metadata.get("benchmark") != BENCHMARK:
+        raise CompareError(f"{path}: not a BeDiscovER log (task {log.eval.task})")
+    if tasks and short_task_name(log.eval.task) not in tasks:
+        return Side(name, path, [], [(path, f"task {log.eval.task} not among --tasks")], [])
+    if log.status != "success":
+        return Side(name, path, [], [], [f"{name} log {path} ended with status {log.status}"])
+    return Side(name, path, [_run_of(path, log)], [], [])
+
+
+def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
+    from inspect_ai.log import read_eval_log
+
+    from bediscover_inspect.report.logs import (
+        NO_MEASURES,
+        NOT_OURS,
+        SUPERSEDED,
+        UNREADABLE,
+        read_log_scores,
+        run_facts,
+        short_task_name,
+    )
+
+    scores = read_log_scores(path)
+    chosen = {str(row["log"]): row for _, row in scores.runs.iterrows()}
+    skipped: list[tuple[str, str]] = []
+    incomplete: list[str] = []
+    conflicted: set[tuple[str, str, str, int]] = set()
+    for log_path, reason in scores.skipped:
+        if reason.startswith(NOT_OURS) or (reason.startswith(SUPERSEDED) and "status" in reason):
+            skipped.append((log_path, reason))
             continue
-        runs.append(_run_of(log_path, log))
-    if not runs:
-        chosen = f" of tasks {', '.join(tasks)}" if tasks else ""
-        raise CompareError(f"{path}: no successful BeDiscovER log{chosen} found")
-    return Side(path, runs, skipped)
+        if reason.startswith(UNREADABLE):
+            incomplete.append(f"{name} log {log_path} is {reason}")
+            continue
+        header = read_eval_log(log_path, header_only=True)
+        if tasks and short_task_name(header.eval.task) not in tasks:
+            continue
+        label = short_task_name(header.eval.task)
+        if reason.startswith(NO_MEASURES):
+            incomplete.append(f"{name} log {log_path} of {label} cannot be compared: {reason}")
+        elif reason.startswith(SUPERSEDED):
+            facts = run_facts(log_path, header)
+            label = f"{facts['task']} (reasoning {facts['reasoning']}, seed {facts['seed']})"
+            kept = next(
+                (
+                    other
+                    for other, row in chosen.items()
+                    if (row["task"], row["model"], row["variant"], row["reasoning"], row["seed"])
+                    == (facts["task"], facts["model"], facts["variant"], facts["reasoning"], facts["seed"])
+                ),
+                None,
+            )
+            if kept is not None and chosen[kept]["generate"] != facts["generate"]:
+                incomplete.append(
+                    f"{name}: two settings compete for {label}: {log_path} (generate {facts['generate']}) and "
+                    f"{kept} (generate {chosen[kept]['generate']}); keep one setting's logs per directory"
+                )
+                conflicted.add((facts["task"], facts["variant"], facts["reasoning"], int(facts["seed"])))
+            else:
+                skipped.append((log_path, reason))
+        else:
+            incomplete.append(
+                f"{name} log {log_path} of {label} ended with {reason} and no successful log of the run replaces it"
+            )
+    by_run: dict[tuple[str, str, str, int], list[str]] = {}
+    for log_path, row in chosen.items():
+        if not tasks or row["task"] in tasks:
+            by_run.setdefault((row["task"], row["variant"], row["reasoning"], int(row["seed"])), []).append(log_path)
+    competing = {key: paths for key, paths in by_run.items() if len(paths) > 1}
+    conflicted |= set(competing)
+    for (task, _variant, reasoning, seed), paths in sorted(competing.items()):
+        models = " and ".join(f"{chosen[p]['model']} ({p})" for p in sorted(paths))
+        incomplete.append(
+            f"{name}: two models compete for {task} (reasoning {reasoning}, seed {seed}): {models}; "
+            "keep one model's logs per directory"
+        )
+    runs = [
+        _run_of(paths[0], read_eval_log(paths[0])) for key, paths in sorted(by_run.items()) if key not in conflicted
+    ]
+    return Side(name, path, runs, skipped, incomplete)
 
 
 # --------------------------------------------------------------------------------------- pairing
@@ -171,7 +262,7 @@ def read_side(path: str | Path, tasks: Sequence[str] | None = None) -> Side:
 
 @dataclass
 class RunPair:
-    """A baseline run, its candidate run and their paired sample keys (sorted)."""
+    """A baseline run, its candidate run and the sample keys both were asked to run (sorted)."""
 
     baseline: Run
     candidate: Run
@@ -211,14 +302,15 @@ def _mismatches(pair: RunPair) -> list[str]:
     if a.variant != b.variant:
         problems.append(f"{name}: other task variant: {_variant_difference(a, b)}")
     if not pair.keys:
-        example_a = ", ".join(sorted(i for i, _ in a.samples)[:3])
-        example_b = ", ".join(sorted(i for i, _ in b.samples)[:3])
+        example_a = ", ".join(sorted(i for i, _ in a.planned)[:3])
+        example_b = ", ".join(sorted(i for i, _ in b.planned)[:3])
         problems.append(
             f"{name}: other sample set: no sample in common (baseline ids {example_a} …; candidate "
             f"ids {example_b} …). If the sample ids were renamed, regenerate the baseline (make "
             "baseline)"
         )
-    differing = [k for k in pair.keys if a.samples[k].target != b.samples[k].target]
+    both = [k for k in pair.keys if k in a.samples and k in b.samples]
+    differing = [k for k in both if a.samples[k].target != b.samples[k].target]
     if differing:
         sample_id, epoch = differing[0]
         problems.append(
@@ -231,19 +323,18 @@ def _mismatches(pair: RunPair) -> list[str]:
 
 @dataclass
 class Pairing:
-    """Run pairs, problems found (unlike runs), runs without a counterpart, sample counts left out."""
+    """Run pairs, problems found (unlike runs) and one line per run on one side only."""
 
     pairs: list[RunPair]
     problems: list[str]
     unpaired: list[str]
-    left_out: dict[str, int]
-    total: dict[str, int]
 
 
 def pair_runs(baseline: Side, candidate: Side) -> Pairing:
     """Pair runs on (task, variant, reasoning, seed); then a run left on each side with the same (task,
     reasoning, seed) and another variant is paired with a problem "other task variant" (refused unless
-    ``--allow-mismatch``). Samples are paired on (id, epoch) within each run pair."""
+    ``--allow-mismatch``). Within a run pair the samples compared are those both logs were asked to run
+    (:attr:`Run.planned`), paired on (id, epoch)."""
     cand_by_key = {run.key: run for run in candidate.runs}
     pairs: list[RunPair] = []
     left_a = [run for run in baseline.runs if run.key not in cand_by_key]
@@ -252,7 +343,7 @@ def pair_runs(baseline: Side, candidate: Side) -> Pairing:
     for run in baseline.runs:
         if run.key in cand_by_key:
             other = cand_by_key[run.key]
-            pairs.append(RunPair(run, other, sorted(set(run.samples) & set(other.samples))))
+            pairs.append(RunPair(run, other, sorted(run.planned & other.planned)))
     unpaired = []
     for run in left_a:
         same = [b for b in left_b if (b.task, b.reasoning, b.seed) == (run.task, run.reasoning, run.seed)]
@@ -261,14 +352,9 @@ def pair_runs(baseline: Side, candidate: Side) -> Pairing:
             and sum((a.task, a.reasoning, a.seed) == (run.task, run.reasoning, run.seed) for a in left_a) == 1
         ):
             left_b.remove(same[0])
-            pairs.append(RunPair(run, same[0], sorted(set(run.samples) & set(same[0].samples))))
+            pairs.append(RunPair(run, same[0], sorted(run.planned & same[0].planned)))
         else:
             unpaired.append(f"baseline run {run_name(run)} [{run.variant}] has no candidate run ({run.path})")
     unpaired += [f"candidate run {run_name(run)} [{run.variant}] has no baseline run ({run.path})" for run in left_b]
     problems = [problem for pair in pairs for problem in _mismatches(pair)]
-    total = {
-        "baseline": sum(len(r.samples) for r in baseline.runs),
-        "candidate": sum(len(r.samples) for r in candidate.runs),
-    }
-    paired = sum(len(p.keys) for p in pairs)
-    return Pairing(pairs, problems, unpaired, {side: total[side] - paired for side in total}, total)
+    return Pairing(pairs, problems, unpaired)
