@@ -119,7 +119,7 @@ def bediscover_run(
     )
 
 
-def finish(proc: subprocess.Popen, log_dir: Path, timeout: float = 240) -> RunResult:
+def finish(proc: subprocess.Popen, log_dir: Path, timeout: float = 900) -> RunResult:
     """Wait for a run started by :func:`bediscover_run` and read its log directory."""
     out, _ = proc.communicate(timeout=timeout)
     return read_results(proc.returncode, out, log_dir)

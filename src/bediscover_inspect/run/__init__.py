@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .failures import DiskFullWatch, disk_full_line, failure_lines, watch_disk_full
-from .lock import LOCK_NAME
+if TYPE_CHECKING:
+    from .failures import DiskFullWatch
+
+LOCK_NAME = ".bediscover-run.lock"
+"""The lock file inside the log directory (:func:`.lock.log_dir_lock`)."""
 
 
 class RunRefused(Exception):
@@ -22,7 +25,7 @@ class RunRefused(Exception):
 
 
 def lock_of(args: Any) -> str | None:
-    """The lock file a ``bediscover run`` with these arguments holds: :data:`.lock.LOCK_NAME`, one per shard for
+    """The lock file a ``bediscover run`` with these arguments holds: :data:`LOCK_NAME`, one per shard for
     ``--shard I/N`` (the shards of one run share the directory), none in a ``--workers`` worker process (its
     parent holds the lock)."""
     if getattr(args, "worker", None) is not None:
@@ -50,6 +53,7 @@ def run_guard(
         RunRefused: the server does not answer, or another process holds the log directory.
     """
     from .endpoint import EndpointUnreachable, check_endpoint
+    from .failures import watch_disk_full
     from .lock import LogDirInUse, log_dir_lock
 
     with ExitStack() as stack:
@@ -69,6 +73,8 @@ def closing_lines(
     """Exit code and closing lines of a run: one line per kind of sample error (:func:`.failures.failure_lines`),
     then ``line`` (the run's outcome and resume hint); a run stopped by a full disk exits 1 with
     :func:`.failures.disk_full_line` instead of ``line``."""
+    from .failures import disk_full_line, failure_lines
+
     summary = failure_lines(logs)
     if watch.message is not None:
         return 1, [*summary, disk_full_line(log_dir)]

@@ -20,8 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-LOCK_NAME = ".bediscover-run.lock"
-"""The lock file inside the log directory."""
+from . import LOCK_NAME
 
 
 class LogDirInUse(Exception):
