@@ -16,6 +16,12 @@ first sample error, and retry a failed eval 10 times. ``bediscover run`` bounds 
   eval's unfinished samples ``--retry-attempts`` times. Samples in error within the budget stay in the log as
   errors, unscored.
 
+So a sample whose every request fails is asked at most ``(1 + max_retries) × (1 + retry_on_error) ×
+(1 + retry_attempts)`` times (24 with the defaults), and the run ends after about that many attempt times plus
+1.5 minutes of back-off per call: samples run in parallel (``--max-connections``), so against a server that
+refuses every request or times out quickly a run ends in minutes; one that accepts requests and never answers
+holds each attempt for ``--attempt-timeout``.
+
 None of these options enters Inspect's task identity, so a resumed run may change them.
 """
 
@@ -45,7 +51,7 @@ class RunBounds:
     timeout: int | None = None
     retry_on_error: int = 1
     fail_on_error: float = 0.1
-    retry_attempts: int = 2
+    retry_attempts: int = 1
 
 
 DEFAULTS = RunBounds()
