@@ -17,7 +17,8 @@ first sample error, and retry a failed eval 10 times. ``bediscover run`` bounds 
   errors, unscored.
 
 So a sample whose every request fails is asked at most ``(1 + max_retries) × (1 + retry_on_error) ×
-(1 + retry_attempts)`` times (24 with the defaults), and the run ends after about that many attempt times plus
+(1 + retry_attempts)`` times (24 with the defaults; the OpenAI client may add its own retries of a request cut
+off by ``-M client_timeout``), and the run ends after about that many attempt times plus
 1.5 minutes of back-off per call: samples run in parallel (``--max-connections``), so against a server that
 refuses every request or times out quickly a run ends in minutes; one that accepts requests and never answers
 holds each attempt for ``--attempt-timeout``.
