@@ -126,14 +126,19 @@ def test_set_up_block(tmp_path):
     assert commands == ["make demo", "make test"]
     venv = str(BIN.parent)
     logs = tmp_path / "logs"
-    run_block(f"make -s -C {REPO_ROOT} -o install demo LIMIT=1 VENV={venv}", tmp_path, INSPECT_LOG_DIR=str(logs))
+    run_block(
+        f"make -s --no-print-directory -C {REPO_ROOT} -o install demo LIMIT=1 VENV={venv}",
+        tmp_path,
+        INSPECT_LOG_DIR=str(logs),
+    )
     [log] = logs_in(logs)
     from inspect_ai.log import read_eval_log
 
     header = read_eval_log(str(log), header_only=True)
     assert (header.status, header.eval.model, header.results.completed_samples) == ("success", "gguf/smollm2-135m", 1)
-    dry = run_block(f"make -n -C {REPO_ROOT} -o install test VENV={venv}", tmp_path).stdout
-    assert [line.split()[0].rsplit("/", 1)[-1] + " " + line.split()[1] for line in dry.splitlines() if line] == [
+    dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o install test VENV={venv}", tmp_path).stdout
+    commands = [line.split()[:2] for line in dry.splitlines() if line.strip()]
+    assert [" ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) for words in commands] == [
         "ruff check",
         "ruff format",
         "mypy",
