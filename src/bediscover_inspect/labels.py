@@ -641,6 +641,22 @@ def _parse_label(
     return ParsedLabel(None, candidates, ambiguous=True, echo=is_echo(len(distinct), len(set(labels))), cut_off=cut_off)
 
 
+_BLANKS = re.compile(r"\s+")
+
+
+def copies_prompt(answer: str, prompt: str, min_chars: int = 20) -> bool:
+    """Whether ``answer`` is an echo of ``prompt``: it holds, verbatim (white space collapsed), at least half of the
+    prompt's lines of ``min_chars`` characters or more (at least one). Every task counts an echo as invalid, with its
+    own rate ``echo`` (the label tasks also count the label-list echo of :func:`is_echo`; sentence ordering an
+    echo of the tagged sentences, :func:`~bediscover_inspect.sentence_ordering.parsing.echoes_sentences`). Linear
+    in the answer's length for a given prompt (one substring search per prompt line)."""
+    lines = [line for line in (_BLANKS.sub(" ", raw).strip() for raw in prompt.splitlines()) if len(line) >= min_chars]
+    if not lines:
+        return False
+    text = _BLANKS.sub(" ", answer)
+    return 2 * sum(line in text for line in lines) >= len(lines)
+
+
 def is_echo(n_found: int, n_labels: int) -> bool:
     """Whether ``n_found`` distinct labels named out of ``n_labels`` is an echo of the label list (≥ 3 and
     ≥ half of the set; module docstring, layer 5)."""

@@ -59,9 +59,9 @@ Label-choice tasks (discourse markers, temporal relations, DISRPT relations; pap
 ``accuracy`` (mean of the 0/1 ``accuracy``), ``micro_f1`` (temporal relations, Table 3; equals accuracy with
 one label per answer), ``weighted_precision`` / ``weighted_recall`` / ``weighted_f1`` (Appendix C),
 ``macro_f1`` (unweighted mean of per-label F1 over the gold and predicted labels, as scikit-learn's
-``f1_score(average="macro")`` computes it), ``invalid``, ``ambiguous``.
+``f1_score(average="macro")`` computes it), ``invalid``, ``ambiguous``, ``echo``.
 Sentence ordering (Tables 5, 32–38): ``acc``, ``lcs`` (micro over sentences), ``pmr``, ``skip``,
-``kendall_tau``, ``lumr``, ``invalid``, ``other_format``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
+``kendall_tau``, ``lumr``, ``invalid``, ``other_format``, ``echo``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
 ``link_precision``, ``link_recall``, ``full_f1``, ``full_precision``, ``full_recall`` (micro over relations),
 ``invalid_rate``, ``no_relation_rate``, ``output_tokens_per_turn``, ``reasoning_tokens_per_turn``. Every
 task: ``output_tokens``, ``reasoning_tokens`` (means per sample).
@@ -433,6 +433,11 @@ _MEASURES: tuple[Measure, ...] = (
         "ambiguous",
         "Share of answers that named several labels with no stated choice (scored invalid): ``value['ambiguous']``.",
     ),
+    _rate(
+        "echo",
+        "Share of answers that echo the prompt instead of answering (scored invalid): ``value['echo']`` (the "
+        "rule: :func:`bediscover_inspect.labels.copies_prompt`).",
+    ),
     # ---- sentence ordering (Re-BART measures, Tables 5, 32–38)
     Measure(
         "acc",
@@ -538,6 +543,7 @@ LABEL_MEASURES: tuple[str, ...] = (
     "macro_f1",
     "invalid",
     "ambiguous",
+    "echo",
     "output_tokens",
     "reasoning_tokens",
 )
@@ -602,7 +608,7 @@ SCORERS: dict[str, ScorerMeasures] = {
         ScorerMeasures(
             "tot_scorer",
             "temporal_reasoning",
-            ("accuracy", "invalid", "output_tokens", "reasoning_tokens"),
+            ("accuracy", "invalid", "echo", "output_tokens", "reasoning_tokens"),
             headline=("accuracy",),  # Table 3
             secondary=("invalid",),
             groups={"accuracy": ("category",)},  # Table 26
@@ -631,6 +637,7 @@ SCORERS: dict[str, ScorerMeasures] = {
                 "kendall_tau",
                 "invalid",
                 "other_format",
+                "echo",
             ),
             headline=("pmr", "acc", "lcs", "kendall_tau"),  # Table 5
             secondary=("skip", "lumr", "invalid"),

@@ -85,3 +85,42 @@ LABEL_FORMS: tuple[Form, ...] = (
     ),
 )
 """Label-choice answers (discourse markers, temporal relations, DISRPT)."""
+
+
+def _markers(order: Sequence[int]) -> str:
+    return " ".join(f"<s {k}>" for k in order)
+
+
+ORDER_FORMS: tuple[tuple[str, Callable[[Sequence[int]], str], str], ...] = (
+    (
+        "conclusion after reasoning",
+        lambda order: (
+            f"<s {order[-1]}> cannot open the paragraph, and <s {order[0]}> sets the scene.\n"
+            f"So, the paragraph reads {_markers(order)}."
+        ),
+        "gold",
+    ),
+    (
+        "answer line after the sentence list",
+        lambda order: (
+            "Sentences:\n"
+            + "\n".join(f"<s {k}> (sentence {k}) </s {k}>" for k in sorted(order))
+            + f"\nA: {_markers(order)}"
+        ),
+        "gold",
+    ),
+    (
+        "few-shot continuation",
+        lambda order: (
+            f"{_markers(order)}\n\nQuestion: Reorder these sentences.\n<s 1> First. </s 1>\n"
+            f"<s 2> Second. </s 2>\nAnswer: <s 2> <s 1>"
+        ),
+        "gold",
+    ),
+    (
+        "analysis that never commits",
+        lambda order: f"It could open with <s {order[0]}> or <s {order[1]}>; without more context it is hard to say.",
+        "invalid",
+    ),
+)
+"""Sentence-order answers, built from the gold order (1-based numbers)."""

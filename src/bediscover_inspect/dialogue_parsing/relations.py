@@ -16,14 +16,17 @@ Answer parsing rule (the only one used, for the solver's own structure and for s
 
    * ``marker`` — the block that starts at the last relation marked by an answer marker (the shared
      :data:`labels.ANSWER_MARKER`: ``Answer:``, ``Final answer:``, ``Structure:``, ``The structure is``,
-     ``Relations:``, ``Corrected:``, ``Actually,``, ``\\boxed{`` …): corrections come last;
+     ``Relations:``, ``Corrected:``, ``Actually,``, ``\\boxed{``, ``A:`` …) or by a concluding sentence (the first
+     relation after a conclusion cue in its sentence, :data:`labels.CONCLUSION`: ``So, the new turn attaches as
+     QA_PAIR(3,5).``): corrections come last;
    * ``whole`` / ``leading`` — the block at the start of the answer (only white space, bullets, list
      numbers, quotes or brackets before it): ``whole`` when nothing but punctuation follows it, ``leading``
      when prose follows (an explanation after the answer is not read);
    * ``prose`` — otherwise every relation in the text, except a rejected one (right after ``not``, ``no``,
      ``rather than``, ``instead of`` …: :func:`labels.rejected`).
 
-   Relations outside the chosen ones are *ignored*: neither read nor invalid, only counted (``ignored``);
+   A model that continues a few-shot pattern — after the first relation, a line that starts a new question
+   (:data:`labels.CONTINUATION`) — is read up to that line. Relations outside the chosen ones are *ignored*: neither read nor invalid, only counted (``ignored``);
 3. the label is mapped to the prompt's name: upper case, runs of ``-``, ``_`` and spaces to one ``_``, then
    :data:`LABEL_ALIASES` (``dialogue_parsing.aliases``: ``QAP`` -> ``QA_PAIR``, ``Q-Elab`` ->
    ``Q_ELABORATION``, ``Clarification_question`` -> ``CLARIF_Q``, ``ACK`` -> ``ACKNOWLEDGEMENT`` …);
@@ -58,7 +61,16 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from bediscover_inspect.labels import final_text, marked, marker_ends, rejected, rejection_ends
+from bediscover_inspect.labels import (
+    conclusion_ends,
+    continuation_start,
+    final_text,
+    in_conclusion,
+    marked,
+    marker_ends,
+    rejected,
+    rejection_ends,
+)
 
 from .aliases import LABEL_ALIASES as _LABEL_ALIASES
 
@@ -209,10 +221,11 @@ def _answer_relations(text: str, found: list[_Found]) -> tuple[list[_Found], str
     if not found:
         return [], None
     ends = marker_ends(text)
+    cues = conclusion_ends(text)
     last_marked = None
     previous_end = 0
     for i, relation in enumerate(found):
-        if marked(text, ends, relation.start, previous_end):
+        if marked(text, ends, relation.start, previous_end) or in_conclusion(text, cues, relation.start, previous_end):
             last_marked = i
         previous_end = relation.end
     if last_marked is not None:
@@ -252,7 +265,9 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
     text = _MARKUP.sub("", final.text)
     allowed = set(relations)
     found = _found(text, allowed)
-    chosen, rule = _answer_relations(text, found)
+    stop = continuation_start(text, found[0].end) if found else None
+    in_answer = found if stop is None else [r for r in found if r.end <= stop]
+    chosen, rule = _answer_relations(text if stop is None else text[:stop], in_answer)
     valid: list[Relation] = []
     seen: set[Relation] = set()
     invalid: list[str] = []

@@ -28,7 +28,15 @@ Only the final completion is read, and of it only the text after the last ``</th
    of one kind (numbers, tags or ``Sentence k``; quotes around an item are allowed). A list written one item
    per line may number its lines ``1.`` ``2.`` … (counting up from 1, in order); those position numbers are
    not items.
+   A concluding sentence (opened by a conclusion cue, :data:`labels.CONCLUSION`: ``So, the paragraph reads
+   <s 2> <s 1> <s 3>.``) marks the markers after its cue as an answer marker does. Two markers joined by ``or``
+   (``<s 2> or <s 1> could open it``) are a hedge: the answer is **invalid**. A model that continues a few-shot
+   pattern (a new question line, :data:`labels.CONTINUATION`, after the first marker) is read up to that line.
 3. Otherwise the answer is **invalid**: no ids (the empty sequence is scored, 0 everywhere, LUMR 1) and counted.
+
+**Echo.** An answer that reads as the order given (``<s 1> <s 2> …``) and copies at least half of the prompt's
+sentences is an echo of the prompt, not an identity order: the scorer counts it invalid, with its own rate
+``echo`` (:func:`echoes_sentences`).
 
 Digits inside prose are never read: a format of rule 2 holds only when the whole answer is the list. Numbers are
 1-based, as in the prompt, and become 0-based shuffled indices. A sequence that is not a permutation (a
@@ -47,7 +55,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..labels import ANSWER_MARKER, final_text
+from ..labels import ANSWER_MARKER, conclusion_ends, continuation_start, copies_prompt, final_text
 
 MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*(?:[-_]\s*)?(\d{1,4})\s*[>\])]", re.IGNORECASE)
 """Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
@@ -183,16 +191,37 @@ def _whole_answer_order(text: str) -> tuple[list[int], str] | None:
     return ids, _KIND_FORMAT[kind]
 
 
+_REACH = 200  # a concluding sentence's first marker lies at most this many characters after its cue
+_OR_GAP = re.compile(r"[\s,*_`'\"“”‘’]*or(?![^\W_])[\s,*_`'\"“”‘’]*", re.IGNORECASE)
+
+
 def _last_marked_order(text: str) -> int:
     """Where the markers to read start: after the last answer marker that a ``<s n>`` marker follows (only
-    :data:`_ORDER_GAP` between them), else 0 (rule 1)."""
+    :data:`_ORDER_GAP` between them), or the last conclusion cue whose sentence holds a marker, else 0 (rule 1)."""
     start = 0
     for pattern in (ANSWER_MARKER, ORDER_MARKER):
         for match in pattern.finditer(text):
             gap = _ORDER_GAP.match(text, match.end())
             if gap is not None and MARKER.match(text, gap.end()) and match.end() > start:
                 start = match.end()
+    for cue in conclusion_ends(text):
+        first = MARKER.search(text, cue, cue + _REACH)
+        if first is not None and cue > start and not _BREAK.search(text, cue, first.start()):
+            start = cue
     return start
+
+
+_BREAK = re.compile(r"[.!?\n]")
+
+
+def echoes_sentences(text: str, ids: tuple[int, ...], prompt: str) -> bool:
+    """Whether an answer read as ``ids`` is an echo of the prompt's tagged sentences: the order read is the order
+    given (``0, 1, …, n-1``) and the answer copies at least half of the prompt's sentence lines
+    (:func:`labels.copies_prompt`, sentences of 20 characters or more)."""
+    return ids == tuple(range(len(ids))) and len(ids) > 1 and copies_prompt(text, _TAGS.sub(" ", prompt))
+
+
+_TAGS = re.compile(r"</?s[ \t]*\d{1,4}>", re.IGNORECASE)
 
 
 def parse_order(completion: str | None) -> ParsedOrder:
@@ -205,11 +234,19 @@ def parse_order(completion: str | None) -> ParsedOrder:
         :class:`ParsedOrder`: 0-based ids as read, the format that read them (``None`` and no ids when invalid).
     """
     final = final_text(completion)
-    start = _last_marked_order(final.text)
-    markers = [int(m.group(1)) - 1 for m in MARKER.finditer(final.text, start)]
+    text = final.text
+    first = MARKER.search(text)
+    stop = continuation_start(text, first.end()) if first is not None else None
+    if stop is not None:
+        text = text[:stop]
+    start = _last_marked_order(text)
+    found = list(MARKER.finditer(text, start))
+    if any(_OR_GAP.fullmatch(text, a.end(), b.start()) for a, b in zip(found, found[1:])):
+        return ParsedOrder((), None, final.cut_off)  # a hedge between two orders: no order stated
+    markers = [int(m.group(1)) - 1 for m in found]
     if markers:
         return ParsedOrder(tuple(markers), PAPER_FORMAT, final.cut_off)
-    whole = _whole_answer_order(final.text)
+    whole = _whole_answer_order(text)
     if whole is not None:
         return ParsedOrder(tuple(whole[0]), whole[1], final.cut_off)
     return ParsedOrder((), None, final.cut_off)

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..labels import final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..tokens import usage_tokens
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
-from .parsing import PAPER_FORMAT, parse_order
+from .parsing import PAPER_FORMAT, echoes_sentences, parse_order
 from .prompts import marker_sequence
 
 
@@ -73,23 +74,27 @@ def sentence_ordering_scorer() -> Scorer:
     are in the prompt already).
     Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios, correct positions and LCS length over n),
     ``skip``, ``kendall_tau``, ``lumr``, ``invalid``, ``other_format`` (0/1: read from another format than the
-    paper's markers), ``output_tokens``, ``reasoning_tokens`` and ``n_sentences`` (n, the weight of the micro Acc
-    and LCS). ``Score.answer`` is the order read, as markers (:data:`INVALID_ANSWER` when none could be read, as in
-    every task); ``Score.metadata`` says whether it names the gold ids
+    paper's markers), ``echo`` (0/1: the prompt's sentences echoed in the order given, scored invalid),
+    ``output_tokens``, ``reasoning_tokens`` and ``n_sentences`` (n, the weight of the micro Acc and LCS).
+    ``Score.answer`` is the order read, as markers (:data:`INVALID_ANSWER` when none could be read, as in every
+    task); ``Score.metadata`` says whether it names the gold ids
     in some order (``permutation``) and which format it was read from (``format``).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         canonical = state.metadata["canonical_ids"]
         gold = canonicalise(state.metadata["gold_order"], canonical)
-        parsed = parse_order(state.output.completion if state.output else "")
-        raw = list(parsed.ids)
+        completion = state.output.completion if state.output else ""
+        parsed = parse_order(completion)
+        echo = echoes_sentences(final_text(completion).text, parsed.ids, state.input_text)
+        raw = [] if echo else list(parsed.ids)
         pred = canonicalise(raw, canonical)
         values = document_scores(gold, pred)
         tokens, thinking = usage_tokens(state.output)
         values |= {
             "invalid": float(not raw),
             "other_format": float(bool(raw) and parsed.format != PAPER_FORMAT),
+            "echo": float(echo),
             "output_tokens": float(tokens),
             "reasoning_tokens": float(thinking),
             "n_sentences": float(len(gold)),
@@ -99,7 +104,9 @@ def sentence_ordering_scorer() -> Scorer:
             value=values,
             answer=marker_sequence(raw) if raw else INVALID_ANSWER,
             explanation=(
-                "no sentence marker found (invalid)"
+                "an echo of the prompt's sentences (invalid)"
+                if echo
+                else "no sentence marker found (invalid)"
                 if not raw
                 else f"predicted {[i + 1 for i in raw]} vs gold {[i + 1 for i in state.metadata['gold_order']]}"
                 + ("" if is_permutation else " (not a permutation of the gold ids)")

@@ -28,6 +28,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..labels import copies_prompt, final_text
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..scoring import label_score
@@ -63,7 +64,8 @@ token means."""
 def tot_scorer() -> Scorer:
     """Score a ToT-Arithmetic answer: read the answer dict, compare it field by field with the gold dict.
 
-    ``Score.value``: ``accuracy`` and ``invalid`` (0/1), ``output_tokens``, ``reasoning_tokens``.
+    ``Score.value``: ``accuracy``, ``invalid`` and ``echo`` (0/1: invalid and a copy of the prompt,
+    :func:`~bediscover_inspect.labels.copies_prompt`), ``output_tokens``, ``reasoning_tokens``.
     ``Score.answer``: the dict read (as a string) or ``INVALID_ANSWER``. ``Score.metadata`` (viewer only):
     ``parsed_from`` (how the dict was read) and ``parse_notes`` (``"placeholder"`` when a template placeholder
     value was ignored, ``"cut_off"`` when the answer was cut off inside a value: invalid). Returns ``None`` for samples of other datasets.
@@ -75,11 +77,13 @@ def tot_scorer() -> Scorer:
         completion = state.output.completion if state.output is not None else ""
         gold = parse_gold(str(state.metadata["gold"]))
         parsed = parse_tot_answer(completion, list(gold))
+        echo = parsed.invalid and copies_prompt(final_text(completion).text, state.input_text)
         n_output, n_reasoning = usage_tokens(state.output)
         return Score(
             value={
                 "accuracy": 1.0 if tot_correct(gold, parsed.value) else 0.0,
                 "invalid": 1.0 if parsed.invalid else 0.0,
+                "echo": 1.0 if echo else 0.0,
                 "output_tokens": float(n_output),
                 "reasoning_tokens": float(n_reasoning),
             },

@@ -36,6 +36,10 @@ Reading a model answer (:func:`parse_tot_answer`), rules documented in the READM
    before it (it supersedes earlier dicts, as a later answer does). A brace left open after a finished value
    (``{"answer": "352 BC"``, or a bare value followed by a line break) is read as a fragment (rule 4).
 
+A model that continues a few-shot pattern — after the first expected key, a line that starts a new question
+(:data:`labels.CONTINUATION`: ``Question:``, ``Q:`` …) — is read up to that line: the answer to the question asked
+is the first. An answer that is invalid and copies the prompt (:func:`labels.copies_prompt`) is an ``echo``.
+
 Comparison (:func:`tot_correct`): the answer is right when every gold field is present and equal; extra fields
 (an ``explanation``) are ignored. Keys match case-insensitively. Scalars: numbers compare numerically
 (``2``, ``2.0``, ``"2"`` and ``"+2"`` are equal); strings after lower-casing, dropping surrounding quotes,
@@ -55,7 +59,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..labels import final_text
+from ..labels import continuation_start, final_text
 
 UNORDERED_KEYS: frozenset[str] = frozenset({"unordered_list"})
 """Gold keys whose list value is compared as a multiset (instruction: "an unordered list of …")."""
@@ -167,6 +171,12 @@ def _unfinished_value(text: str, start: int) -> bool:
     return not any(c in rest for c in ",\n")
 
 
+def _key_pattern(expected_keys: list[str] | tuple[str, ...]) -> re.Pattern[str]:
+    """``key:`` / ``"key" =`` for any of the expected keys."""
+    keys = "|".join(re.escape(k) for k in expected_keys)
+    return re.compile(rf"(?<![\w])[\"']?(?:{keys})[\"']?\s*[:=]", re.IGNORECASE)
+
+
 def is_cut_off(text: str, expected_keys: list[str] | tuple[str, ...]) -> bool:
     """Rule 5 of the module docstring: the text ends inside an unfinished value of an expected key, within an
     unclosed ``{``. Linear in the text's length."""
@@ -179,8 +189,7 @@ def is_cut_off(text: str, expected_keys: list[str] | tuple[str, ...]) -> bool:
     for start, end in pairs:
         if start > last_open and (not covered or start >= covered[-1][1]):
             covered.append((start, end))
-    keys = "|".join(re.escape(k) for k in expected_keys)
-    pattern = re.compile(rf"(?<![\w])[\"']?(?:{keys})[\"']?\s*[:=]", re.IGNORECASE)
+    pattern = _key_pattern(expected_keys)
     last_value: int | None = None
     starts = [c[0] for c in covered]
     for match in pattern.finditer(text, last_open):
@@ -362,6 +371,10 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     """
     expected = {k.lower() for k in expected_keys}
     text = final_text(completion).text.translate(_QUOTES)
+    first = _key_pattern(expected_keys).search(text) if expected_keys else None
+    stop = continuation_start(text, first.end()) if first is not None else None
+    if stop is not None:
+        text = text[:stop]
     spans = _brace_spans(text)
     if expected_keys and is_cut_off(text, expected_keys):
         return ParsedTotAnswer(None, "none", len(spans), ("cut_off",))
