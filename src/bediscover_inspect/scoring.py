@@ -20,6 +20,15 @@ from .metrics import INVALID_ANSWER
 from .tokens import usage_tokens
 
 
+def prompt_text(state: TaskState) -> str:
+    """The prompt an answer may echo: the sample's last user message (``TaskState.input_text``), ``""`` for a
+    state that has no input."""
+    try:
+        return state.input_text
+    except (AttributeError, ValueError):
+        return ""
+
+
 def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> Score:
     """Score one label-choice answer against the sample's gold label (sample metadata ``gold``).
 
@@ -40,7 +49,7 @@ def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, s
     gold = str(state.metadata["gold"])
     completion = state.output.completion if state.output is not None else ""
     parsed = parse_label(completion, labels, aliases)
-    echo = parsed.echo or (parsed.invalid and copies_prompt(final_text(completion).text, state.input_text))
+    echo = parsed.echo or (parsed.invalid and copies_prompt(final_text(completion).text, prompt_text(state)))
     output_tokens, reasoning_tokens = usage_tokens(state.output)
     return Score(
         value={

@@ -40,7 +40,14 @@ def _entries(scores: list[SampleScore]) -> dict[str, float]:
 
 
 def _sample_score(corpus: str, framework: str, language: str, hit: float, i: int) -> SampleScore:
-    value = {"accuracy": float(hit), "invalid": 0.0, "ambiguous": 0.0, "output_tokens": 0.0, "reasoning_tokens": 0.0}
+    value = {
+        "accuracy": float(hit),
+        "invalid": 0.0,
+        "ambiguous": 0.0,
+        "echo": 0.0,
+        "output_tokens": 0.0,
+        "reasoning_tokens": 0.0,
+    }
     return SampleScore(
         score=Score(value=value, answer="Elaboration" if hit else "Contrast"),
         sample_id=f"{corpus}_{i}",

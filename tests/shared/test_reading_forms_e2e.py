@@ -28,3 +28,29 @@ def test_every_label_form_is_read_as_a_careful_reader_reads_it(tmp_path, make_ta
         [score] = [s for s in sample.scores.values() if s is not None and s.metadata]
         expected = (1.0, 0.0) if form.expect == "gold" else (0.0, 1.0)
         assert (score.value["accuracy"], score.value["invalid"]) == expected, (form.name, score.answer)
+
+
+def test_sentence_ordering_echo_of_the_prompt_is_invalid_and_counted(tmp_path):
+    from bediscover_inspect.metrics import measures_by_group
+    from bediscover_inspect.sentence_ordering.task import sentence_ordering
+
+    log = _run(tmp_path, sentence_ordering(datasets="nips-abs"), lambda messages: messages[-1].text, limit=4)
+    metrics = measures_by_group(log)
+    assert metrics["echo"]["nips-abs"] == 1.0 and metrics["invalid"]["nips-abs"] == 1.0
+    assert metrics["pmr"]["nips-abs"] == 0.0 and metrics["acc"]["nips-abs"] == 0.0
+
+
+def test_tot_answer_buried_in_markup_is_invalid_and_a_prompt_copy_is_an_echo(tmp_path):
+    from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
+
+    given: dict[object, int] = {}
+
+    def respond(messages):
+        index = given.setdefault(_state().sample_id, len(given))
+        return "<div><p>Answer: BEFORE</p></div>" if index % 2 == 0 else messages[-1].text
+
+    log = _run(tmp_path, temporal_reasoning(dataset="tot-arithmetic"), respond, limit=4)
+    for sample in log.samples:
+        score = sample.scores["tot_scorer"]
+        assert score.value["invalid"] == 1.0 and score.value["accuracy"] == 0.0
+        assert score.value["echo"] == float(given[sample.id] % 2 == 1)

@@ -71,7 +71,7 @@ def test_gold_answers_score_one(tmp_path):
         c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz")
     }
     assert tot["invalid"]["tot-arithmetic"] == 0.0
-    assert set(tot) == {"accuracy", "invalid", "output_tokens", "reasoning_tokens"}
+    assert set(tot) == {"accuracy", "invalid", "echo", "output_tokens", "reasoning_tokens"}
 
 
 SCRIPT = {

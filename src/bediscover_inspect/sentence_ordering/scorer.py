@@ -25,6 +25,7 @@ from inspect_ai.solver import TaskState
 from ..labels import final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
+from ..scoring import prompt_text
 from ..tokens import usage_tokens
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
@@ -86,7 +87,7 @@ def sentence_ordering_scorer() -> Scorer:
         gold = canonicalise(state.metadata["gold_order"], canonical)
         completion = state.output.completion if state.output else ""
         parsed = parse_order(completion)
-        echo = echoes_sentences(final_text(completion).text, parsed.ids, state.input_text)
+        echo = echoes_sentences(final_text(completion).text, parsed.ids, prompt_text(state))
         raw = [] if echo else list(parsed.ids)
         pred = canonicalise(raw, canonical)
         values = document_scores(gold, pred)

@@ -31,7 +31,7 @@ from inspect_ai.solver import TaskState
 from ..labels import copies_prompt, final_text
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
-from ..scoring import label_score
+from ..scoring import label_score, prompt_text
 from ..tokens import usage_tokens
 from .dataset import RELATION_DATASETS, TOT_DATASET
 from .prompts import RELATION_ALIASES, RELATION_LABELS
@@ -77,7 +77,7 @@ def tot_scorer() -> Scorer:
         completion = state.output.completion if state.output is not None else ""
         gold = parse_gold(str(state.metadata["gold"]))
         parsed = parse_tot_answer(completion, list(gold))
-        echo = parsed.invalid and copies_prompt(final_text(completion).text, state.input_text)
+        echo = parsed.invalid and copies_prompt(final_text(completion).text, prompt_text(state))
         n_output, n_reasoning = usage_tokens(state.output)
         return Score(
             value={
