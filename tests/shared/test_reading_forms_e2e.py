@@ -34,7 +34,7 @@ def test_sentence_ordering_echo_of_the_prompt_is_invalid_and_counted(tmp_path):
     from bediscover_inspect.metrics import measures_by_group
     from bediscover_inspect.sentence_ordering.task import sentence_ordering
 
-    log = _run(tmp_path, sentence_ordering(datasets="nips-abs"), lambda messages: messages[-1].text, limit=4)
+    log = _run(tmp_path, sentence_ordering(dataset="nips-abs"), lambda messages: messages[-1].text, limit=4)
     metrics = measures_by_group(log)
     assert metrics["echo"]["nips-abs"] == 1.0 and metrics["invalid"]["nips-abs"] == 1.0
     assert metrics["pmr"]["nips-abs"] == 0.0 and metrics["acc"]["nips-abs"] == 0.0
