@@ -180,3 +180,36 @@ def test_a_cell_too_small_to_test_fails_unless_allowed(tmp_path):
     assert unchanged.verdict == NO_CHANGE and not unchanged.tested  # identical values: nothing to test
     assert result.exit_code() == EXIT_UNTESTED
     assert _compare(base, candidate) == 4 and _compare(base, candidate, "--allow-untested") == 0
+
+
+def test_a_renamed_scorer_leaves_its_samples_unscored_not_its_cells_silently_out(base, tmp_path):
+    def rename(log):
+        for sample in log.samples or []:
+            sample.scores = {"renamed_scorer": next(iter((sample.scores or {}).values()))}
+
+    candidate = edit_logs(base, tmp_path / "cand", rename, tasks=("discourse_relations",))
+    result = compare(base, candidate)
+    assert result.exit_code() == EXIT_INCOMPLETE
+    relations = [line for line in result.incomplete if "discourse_relations" in line]
+    assert len(relations) == 1 and "samples unscored" in relations[0]
+    relation_samples = len(read_eval_log(str(base / "discourse_relations.eval")).samples or [])
+    assert result.coverage.problems["candidate"]["unscored"] == relation_samples == 384  # 32 corpora x 12
+    assert result.coverage.asked - result.coverage.paired == relation_samples
+
+
+def test_two_successful_logs_of_one_run_with_as_many_samples_are_refused_whatever_the_file_times(base, tmp_path):
+    candidate = tmp_path / "cand"
+    shutil.copytree(base, candidate)
+    collapsed = write_suite(tmp_path / "collapsed", quality=lambda task, dataset, index: "invalid")
+    for path in sorted(collapsed.glob("*.eval")):
+        shutil.copy(path, candidate / f"{path.stem}-retry.eval")
+    codes = []
+    for retry_is_newer in (True, False):
+        for path in candidate.glob("*.eval"):
+            stamp = 2_000_000_000 if path.stem.endswith("-retry") == retry_is_newer else 1_000_000_000
+            os.utime(path, (stamp, stamp))
+        result = compare(base, candidate)
+        codes.append(result.exit_code())
+        competing = [line for line in result.incomplete if "two successful logs compete" in line]
+        assert len(competing) == 5 and all("-retry.eval" in line for line in competing)
+    assert codes == [3, 3]

@@ -64,7 +64,7 @@ def _mixed_runs(tmp_path):
         return gold if j % 2 == 0 and gold else "No relation."
 
     for task, respond, limit in (
-        (sentence_ordering(datasets="nips-abs"), order, 12),
+        (sentence_ordering(dataset="nips-abs"), order, 12),
         (dialogue_parsing(dataset="stac"), relation, 3),
     ):
         [log] = inspect_eval(task, model=scripted_model(respond), limit=limit, display="none", log_dir=str(tmp_path))

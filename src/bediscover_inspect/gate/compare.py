@@ -431,6 +431,14 @@ def _problem_of(row: SampleRow | None) -> str | None:
     return None if finite else "non-finite"
 
 
+def _scorer_missing(row: SampleRow, other: SampleRow | None) -> str | None:
+    """``"unscored"`` when the other side scored this sample with a catalog scorer (:data:`SCORERS`) that this
+    side lacks: a scorer renamed or dropped would otherwise leave its cells out of the comparison unannounced."""
+    if other is None:
+        return None
+    return "unscored" if {s for s in other.scores if s in SCORERS} - set(row.scores) else None
+
+
 def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
     """Every sample both runs of each pair were asked to run, sorted into usable and not.
 
@@ -446,8 +454,9 @@ def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[st
         for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
             coverage.planned[side] += len(run.planned)
             found: dict[str, list[str]] = {}
+            other = pair.candidate if run is pair.baseline else pair.baseline
             for key in pair.keys:
-                problem = _problem_of(run.samples.get(key))
+                problem = _problem_of(run.samples.get(key)) or _scorer_missing(run.samples[key], other.samples.get(key))
                 if problem is not None:
                     found.setdefault(problem, []).append(key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})")
                     bad.add(key)

@@ -233,6 +233,12 @@ def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
                     f"{kept} (generate {chosen[kept]['generate']}); keep one setting's logs per directory"
                 )
                 conflicted.add((facts["task"], facts["variant"], facts["reasoning"], int(facts["seed"])))
+            elif kept is not None and "covers more samples" not in reason:
+                incomplete.append(
+                    f"{name}: two successful logs compete for {label}: {log_path} and {kept}, with as many samples "
+                    "each; keep one log per run in a directory"
+                )
+                conflicted.add((facts["task"], facts["variant"], facts["reasoning"], int(facts["seed"])))
             else:
                 skipped.append((log_path, reason))
         else:
