@@ -7,6 +7,7 @@ Python code of this package; :func:`bediscover_inspect.cli.console_main` takes o
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -28,8 +29,17 @@ def command_name() -> str:
     return next((arg for arg in sys.argv[1:] if not arg.startswith("-")), "")
 
 
+def _not_an_interrupt_at_shutdown(record: logging.LogRecord) -> bool:
+    """False for asyncio's report of a task that ended by Ctrl-C while ``asyncio.run()`` shut down (a
+    ``KeyboardInterrupt`` the command already answers with its one interrupted line); True for everything else."""
+    if not record.getMessage().startswith("unhandled exception during asyncio.run() shutdown"):
+        return True
+    return "KeyboardInterrupt" not in repr(record.exc_info[1] if record.exc_info else None)
+
+
 def console_main() -> None:
     """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130."""
+    logging.getLogger("asyncio").addFilter(_not_an_interrupt_at_shutdown)
     try:
         from bediscover_inspect.cli import console_main as cli_main
     except KeyboardInterrupt:
