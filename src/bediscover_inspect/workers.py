@@ -97,6 +97,9 @@ def worker_command() -> list[str]:
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     if path and callable(getattr(main, "console_main", None)):
+        spec = getattr(main, "__spec__", None)
+        if spec is not None:  # started with ``python -m <module>``: a module of a package runs only that way
+            return [sys.executable, "-m", spec.name]
         return [sys.executable, os.path.abspath(path)]
     return [sys.executable, "-m", "bediscover_inspect.cli"]
 

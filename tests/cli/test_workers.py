@@ -177,3 +177,14 @@ def test_live_sample_buffer_is_off_unless_asked_for(tmp_path, flags, expected):
     log = read_eval_log(info)
     assert log.eval.config.log_realtime is expected
     assert len(log.samples or []) == 2 and all(sample.scores for sample in log.samples or [])
+
+
+def test_workers_of_a_run_started_with_python_m_start_the_same_way(tmp_path):
+    log_dir = tmp_path / "logs"
+    cmd = [sys.executable, "-m", "bediscover_inspect.cli", "run", "--model", "mockllm/model", "--workers", "2"]
+    cmd += ["--tasks", "sentence_ordering", "--seeds", "0", "1", "--reasoning", "off", "--limit", "1"]
+    cmd += ["--log-dir", str(log_dir), "--display", "none", "-T", "sentence_ordering.dataset=nips-abs"]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "ImportError" not in proc.stderr
+    assert proc.stdout.rstrip().endswith(f"bediscover run: 2/2 evals complete in {log_dir} (2 workers)")
