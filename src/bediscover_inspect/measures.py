@@ -63,7 +63,7 @@ one label per answer), ``weighted_precision`` / ``weighted_recall`` / ``weighted
 Sentence ordering (Tables 5, 32–38): ``acc``, ``lcs`` (micro over sentences), ``pmr``, ``skip``,
 ``kendall_tau``, ``lumr``, ``invalid``, ``other_format``, ``echo``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
 ``link_precision``, ``link_recall``, ``full_f1``, ``full_precision``, ``full_recall`` (micro over relations),
-``invalid_rate``, ``no_relation_rate``, ``output_tokens_per_turn``, ``reasoning_tokens_per_turn``. Every
+``invalid_rate``, ``no_relation_rate``, ``echo``, ``output_tokens_per_turn``, ``reasoning_tokens_per_turn``. Every
 task: ``output_tokens``, ``reasoning_tokens`` (means per sample).
 """
 
@@ -433,10 +433,12 @@ _MEASURES: tuple[Measure, ...] = (
         "ambiguous",
         "Share of answers that named several labels with no stated choice (scored invalid): ``value['ambiguous']``.",
     ),
-    _rate(
+    _mean(
         "echo",
-        "Share of answers that echo the prompt instead of answering (scored invalid): ``value['echo']`` (the "
-        "rule: :func:`bediscover_inspect.labels.copies_prompt`).",
+        "Share of answers that echo the prompt instead of answering (scored invalid): mean of ``value['echo']`` "
+        "(the rule: :func:`bediscover_inspect.labels.copies_prompt`). 0/1 per answer; a dialogue-parsing sample "
+        "holds the share of its turns that echo their prompt, so incremental dialogue parsing averages dialogues.",
+        higher_is_better=False,
     ),
     # ---- sentence ordering (Re-BART measures, Tables 5, 32–38)
     Measure(
@@ -654,6 +656,7 @@ SCORERS: dict[str, ScorerMeasures] = {
                 "full_recall",
                 "invalid_rate",
                 "no_relation_rate",
+                "echo",
                 "output_tokens_per_turn",
                 "reasoning_tokens_per_turn",
             ),

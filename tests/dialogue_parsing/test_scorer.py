@@ -21,6 +21,7 @@ from bediscover_inspect.dialogue_parsing.scorer import (
     count_turn,
     dialogue_parsing_scorer,
     f1_of,
+    score_value,
 )
 from bediscover_inspect.measures import METRICS, SCORERS
 from bediscover_inspect.metrics import measure_metrics
@@ -67,7 +68,7 @@ def _counts(turns: list[tuple[int, str, str]]) -> TurnCounts:
 
 def _sample_score(sample_id: str, counts: TurnCounts, dataset: str = "stac") -> SampleScore:
     return SampleScore(
-        score=Score(value=dict(counts.as_dict())), sample_id=sample_id, sample_metadata={"dataset": dataset}
+        score=Score(value=score_value(counts)), sample_id=sample_id, sample_metadata={"dataset": dataset}
     )
 
 
@@ -113,6 +114,7 @@ def test_made_up_dialogue_counts_by_hand() -> None:
             "full_recall": 0.5,
             "invalid_rate": 2 / 11,
             "no_relation_rate": 1 / 7,
+            "echo": 0.0,
             "output_tokens_per_turn": 4.0,  # (1+…+7)/7
             "reasoning_tokens_per_turn": 0.0,
         }

@@ -47,7 +47,11 @@ Answer parsing rule (the only one used, for the solver's own structure and for s
 
    In incremental mode n is the number of utterances of the sample's dialogue; in single-turn mode it is
    the same number, taken from the dialogue's last record in the file (``Sample.metadata["n_edus"]``);
-5. valid relations are deduplicated (a set per turn), in order of first mention.
+5. valid relations are deduplicated (a set per turn), in order of first mention;
+6. **echo** — an answer that copies its turn's prompt (:func:`labels.copies_prompt`: at least half of the
+   prompt's lines of 20 characters or more, verbatim) is no answer (:func:`read_turn`): every relation read
+   from it is invalid (the relations of the prompt's structure would otherwise count), none is fed back to a
+   later prompt, and the turn counts toward the ``echo`` rate.
 
 Parsing is linear in the answer's length: the numbers are found by a pattern anchored on ``(`` (no
 backtracking across the text), the label is read backwards from each match on the reversed text
@@ -59,11 +63,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bediscover_inspect.labels import (
     conclusion_ends,
     continuation_start,
+    copies_prompt,
     final_text,
     in_conclusion,
     marked,
@@ -145,6 +150,7 @@ class ParsedTurn:
         ignored: relations found in the text but not part of the answer (prose around a marked or leading
             block, rejected ones).
         cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
+        echo: the answer copies its turn's prompt (module rule 6): nothing valid, every relation read invalid.
     """
 
     valid: tuple[Relation, ...] = ()
@@ -153,6 +159,7 @@ class ParsedTurn:
     rule: str | None = None
     ignored: int = 0
     cut_off: bool = False
+    echo: bool = False
 
 
 def _label_of(words: list[str], allowed: set[str]) -> tuple[str, int]:
@@ -283,6 +290,20 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
             seen.add(relation)
             valid.append(relation)
     return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, len(found) - len(chosen), final.cut_off)
+
+
+def as_echo(parsed: ParsedTurn) -> ParsedTurn:
+    """The parse of an answer that echoes its prompt (module rule 6): its valid relations join the invalid ones
+    (as ``LABEL(x,y)``), ``echo`` is set; ``read`` is unchanged. Idempotent."""
+    return replace(parsed, valid=(), invalid=parsed.invalid + tuple(str(r) for r in parsed.valid), echo=True)
+
+
+def read_turn(completion: str, prompt: str, new_turn: int, relations: Sequence[str], n_edus: int) -> ParsedTurn:
+    """:func:`parse_answer`, then module rule 6: :func:`as_echo` when the answer part of ``completion``
+    (:func:`labels.final_text`) copies ``prompt`` (the turn's user prompt, :func:`labels.copies_prompt`).
+    Never raises; linear in the completion's length for a given prompt."""
+    parsed = parse_answer(completion, new_turn, relations, n_edus)
+    return as_echo(parsed) if copies_prompt(final_text(completion).text, prompt) else parsed
 
 
 def parse_gold(gold: str) -> tuple[Relation, ...]:

@@ -20,6 +20,10 @@ Counting decisions (README, "Scoring"):
 * invalid relations (label outside the prompt's set, y not the new turn, x not an utterance of the
   dialogue or x == y: ``relations`` module rule 4) are counted in ``invalid_rate`` = invalid / relations
   read, never used; ``no_relation_rate`` = turns from whose answer no relation was read / turns;
+* a turn whose answer echoes its prompt (``relations`` module rule 6) is invalid: every relation read from it
+  counts invalid, none counts as predicted; the sample's ``echo`` value is the share of its turns that are
+  echoes (0/1 for a single turn), and the ``echo`` measure is their mean over samples (in incremental mode
+  a mean over dialogues);
 * ``output_tokens_per_turn`` / ``reasoning_tokens_per_turn`` are sums over turns / turns; the paper's "tok."
   columns (Tables 39-41) are per turn and count every generated token, so ``output_tokens_per_turn`` is their
   counterpart (README, "Scoring").
@@ -34,12 +38,14 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..labels import copies_prompt, final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
+from ..scoring import prompt_text
 from ..tokens import usage_tokens
 from .prompts import RELATIONS
-from .relations import ParsedTurn, Relation, format_relations, parse_answer, parse_gold
-from .solver import TURNS_STORE_KEY, parsed_turn
+from .relations import ParsedTurn, Relation, as_echo, format_relations, parse_gold, read_turn
+from .solver import TURNS_STORE_KEY, parsed_turn, record_prompt
 
 
 @dataclass(frozen=True)
@@ -117,27 +123,37 @@ link-F1 first, the log's headline); each overall and per ``dataset``."""
 # --------------------------------------------------------------------------------------- scorer
 
 
-def _value(counts: TurnCounts) -> dict[str, float]:
-    """``Score.value``: the counts, then the sample's own link and full F1 (for the viewer; no metric reads them)."""
+def score_value(counts: TurnCounts, echoes: int = 0) -> dict[str, float]:
+    """``Score.value``: the counts, the sample's ``echo`` share (``echoes`` echoed turns / turns, 0 without
+    turns), then its own link and full F1 (for the viewer; no metric reads them)."""
     return {key: float(count) for key, count in counts.as_dict().items()} | {
+        "echo": echoes / counts.turns if counts.turns else 0.0,
         "link_f1": f1_of(counts.link_tp, counts.link_pred, counts.link_gold),
         "full_f1": f1_of(counts.full_tp, counts.full_pred, counts.full_gold),
     }
 
 
 def _turn_detail(turn: int, gold: str, parsed: ParsedTurn) -> dict[str, Any]:
-    return {"turn": turn, "gold": gold, "predicted": format_relations(parsed.valid), "invalid": list(parsed.invalid)}
+    return {
+        "turn": turn,
+        "gold": gold,
+        "predicted": format_relations(parsed.valid),
+        "invalid": list(parsed.invalid),
+        "echo": parsed.echo,
+    }
 
 
 def single_turn_score(state: TaskState) -> Score:
-    """Score of one single-turn sample: its completion parsed here, against the record's gold."""
+    """Score of one single-turn sample: its completion read here (:func:`.relations.read_turn`, against the
+    sample's prompt), against the record's gold."""
     j = int(state.metadata["turn"])
     completion = state.output.completion if state.output is not None else ""
-    parsed = parse_answer(completion, j, RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"]))
+    relations, n_edus = RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"])
+    parsed = read_turn(completion, prompt_text(state), j, relations, n_edus)
     counts = count_turn(parsed, parse_gold(state.metadata["gold"]), *usage_tokens(state.output))
     detail = _turn_detail(j, state.metadata["gold"], parsed)
     return Score(
-        value=_value(counts),
+        value=score_value(counts, int(parsed.echo)),
         answer=detail["predicted"] or INVALID_ANSWER,
         explanation=completion,
         metadata={"turns": [detail]},
@@ -145,22 +161,28 @@ def single_turn_score(state: TaskState) -> Score:
 
 
 def dialogue_score(state: TaskState) -> Score:
-    """Score of one incremental sample: every turn counted from the solver's stored parse; a turn without a
+    """Score of one incremental sample: every turn counted from the solver's stored parse (an echo of the
+    turn's prompt, :func:`.solver.record_prompt`, is invalid: :func:`.relations.as_echo`); a turn without a
     record (the dialogue was stopped by a limit) is unanswered."""
     stored: list[dict[str, Any]] = state.store.get(TURNS_STORE_KEY, [])
     records = {int(record["turn"]): record for record in stored}
+    prompts = {int(record["turn"]): record_prompt(record, i, state.messages) for i, record in enumerate(stored)}
     total = TurnCounts()
+    echoes = 0
     details: list[dict[str, Any]] = []
     for turn in state.metadata["turns"]:
         j = int(turn["turn"])
         record = records.get(j)
         parsed = parsed_turn(record) if record is not None else ParsedTurn()
+        if record is not None and copies_prompt(final_text(record["completion"]).text, prompts[j]):
+            parsed = as_echo(parsed)
+        echoes += parsed.echo
         tokens = (record["output_tokens"], record["reasoning_tokens"]) if record is not None else (0, 0)
         total = total + count_turn(parsed, parse_gold(turn["gold"]), *tokens)
         details.append(_turn_detail(j, turn["gold"], parsed) | {"answered": record is not None})
     answer = " ".join(detail["predicted"] for detail in details if detail["predicted"])
     return Score(
-        value=_value(total),
+        value=score_value(total, echoes),
         answer=answer or INVALID_ANSWER,
         explanation=turn_table(details),
         metadata={"turns": details},
@@ -172,7 +194,9 @@ def turn_table(details: Sequence[dict[str, Any]]) -> str:
     gold relations, relations read, what could not be read, and whether the turn was answered at all."""
     lines = ["| turn | gold | predicted | unreadable | answered |", "|---|---|---|---|---|"]
     for detail in details:
-        unreadable = "; ".join(str(item) for item in detail["invalid"]).replace("|", "\\|")
+        unreadable = ("echo of the prompt: " if detail.get("echo") else "") + "; ".join(
+            str(item) for item in detail["invalid"]
+        ).replace("|", "\\|")
         lines.append(
             f"| {detail['turn']} | {detail['gold']} | {detail['predicted'] or '—'} | {unreadable} | "
             f"{'yes' if detail.get('answered', True) else 'no'} |"
@@ -184,10 +208,10 @@ def turn_table(details: Sequence[dict[str, Any]]) -> str:
 def dialogue_parsing_scorer() -> Scorer:
     """Score one sample: a single turn, or a whole dialogue from the incremental solver's per-turn records.
 
-    ``Score.value`` holds the sample's :class:`TurnCounts` (:data:`COUNT_KEYS`) and its own ``link_f1`` /
-    ``full_f1``; ``Score.answer`` is the predicted structure (valid relations, space-separated;
+    ``Score.value`` holds the sample's :class:`TurnCounts` (:data:`COUNT_KEYS`), its ``echo`` share of turns and
+    its own ``link_f1`` / ``full_f1`` (:func:`score_value`); ``Score.answer`` is the predicted structure (valid relations, space-separated;
     :data:`~bediscover_inspect.metrics.INVALID_ANSWER` when no relation could be read);
-    ``Score.metadata["turns"]`` lists per turn ``turn``, ``gold``, ``predicted``, ``invalid`` and, in incremental
+    ``Score.metadata["turns"]`` lists per turn ``turn``, ``gold``, ``predicted``, ``invalid``, ``echo`` and, in incremental
     mode, ``answered``, which the incremental explanation shows as a table (:func:`turn_table`); a single turn's
     explanation is its completion.
     """

@@ -9,12 +9,14 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
    slot), never the gold one;
 2. calls the active model with only ``[system prompt, that user prompt]`` — so prompt size per turn is
    bounded by the window, however long the dialogue — with the task's reasoning switch;
-3. parses the final completion (:func:`relations.parse_answer`) and keeps its valid relations as turn j's
-   structure for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the
-   dialogue) are logged but never shown to the model again.
+3. reads the final completion (:func:`relations.read_turn`: the relations of :func:`relations.parse_answer`,
+   none valid when the answer echoes this turn's prompt) and keeps its valid relations as turn j's structure
+   for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the dialogue, an
+   echo's) are logged but never shown to the model again.
 
 The answer of a turn is parsed here and only here: the per-turn records (:data:`TURNS_STORE_KEY`, see
-:func:`turn_record`) keep what was read, and the scorer counts from them (:func:`parsed_turn`). The record list
+:func:`turn_record`) keep what was read and the turn's prompt, and the scorer counts from them
+(:func:`parsed_turn`) and tells an echo of the prompt from an answer (:func:`record_prompt`). The record list
 lives in the sample store and grows turn by turn, so a dialogue stopped by a token, message or time limit is
 scored on the turns it answered (the rest count as unanswered).
 
@@ -26,21 +28,21 @@ a system message plus two per turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.log import transcript
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from pydantic import JsonValue
 
 from ..thinking import thinking_kwargs
 from ..tokens import usage_tokens
 from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
-from .relations import ParsedTurn, Relation, format_relations, parse_answer, predicted_structure, window_start
+from .relations import ParsedTurn, Relation, format_relations, predicted_structure, read_turn, window_start
 
 TURNS_STORE_KEY = "dialogue_parsing_turns"
-"""Sample-store key of the per-turn records (:func:`turn_record`), one per answered turn, in order. A turn's
-prompt is not repeated there: it is the user message of that turn in ``state.messages`` and the input of its
-model event."""
+"""Sample-store key of the per-turn records (:func:`turn_record`), one per answered turn, in order."""
 
 
 def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> str:
@@ -55,17 +57,20 @@ def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> st
     return user_prompt(context, predicted_structure(predicted, new_turn), edus[new_turn])
 
 
-def turn_record(turn: int, output: ModelOutput, parsed: ParsedTurn) -> dict[str, Any]:
+def turn_record(turn: int, prompt: str, output: ModelOutput, parsed: ParsedTurn) -> dict[str, Any]:
     """The store record of one answered turn (JSON-serialisable, as the store is logged).
 
-    Keys: ``turn`` (j), ``completion`` (the final text, as read), ``relations`` (the valid relations read,
+    Keys: ``turn`` (j), ``prompt`` (the user prompt of the turn, :func:`turn_prompt`), ``completion`` (the final
+    text, as read), ``echo`` (the completion echoes the prompt: relations module rule 6), ``relations`` (the valid relations read,
     ``[x, y, label]`` each, in order), ``invalid`` (raw text of each invalid relation read), ``read`` (relation
     patterns read), ``output_tokens`` and ``reasoning_tokens`` (the call's usage).
     """
     output_tokens, reasoning_tokens = usage_tokens(output)
     return {
         "turn": turn,
+        "prompt": prompt,
         "completion": output.completion,
+        "echo": parsed.echo,
         "relations": [[relation.x, relation.y, relation.label] for relation in parsed.valid],
         "invalid": list(parsed.invalid),
         "read": parsed.read,
@@ -80,7 +85,28 @@ def parsed_turn(record: dict[str, Any]) -> ParsedTurn:
         valid=tuple(Relation(int(x), int(y), str(label)) for x, y, label in record["relations"]),
         invalid=tuple(record["invalid"]),
         read=int(record["read"]),
+        echo=bool(record.get("echo", False)),
     )
+
+
+def record_prompt(record: dict[str, Any], index: int, messages: Sequence[ChatMessage]) -> str:
+    """The user prompt of the ``index``-th stored turn record: its ``prompt``, or — a record written before the
+    prompt was kept in it — the ``index``-th user message of ``state.messages`` (the solver appends one user
+    message per answered turn, in the order of the records).
+
+    Raises:
+        ValueError: the record has no ``prompt`` and the messages hold no ``index``-th user message (names the
+            turn).
+    """
+    if "prompt" in record:
+        return str(record["prompt"])
+    users = [message for message in messages if isinstance(message, ChatMessageUser)]
+    if index >= len(users):
+        raise ValueError(
+            f"dialogue turn {record.get('turn')}: the stored record has no 'prompt' and the sample's messages "
+            f"hold no user message for it ({len(users)} user messages, record {index})"
+        )
+    return users[index].text
 
 
 @solver
@@ -108,15 +134,19 @@ def incremental_parser(reasoning: bool = False) -> Solver:
         output = None
         for turn in state.metadata["turns"]:
             j = int(turn["turn"])
-            user = ChatMessageUser(content=turn_prompt(edus, predicted, j))
+            prompt = turn_prompt(edus, predicted, j)
+            user = ChatMessageUser(content=prompt)
             output = await model.generate([system, user], config=config)
-            parsed = parse_answer(output.completion, j, RELATIONS[dataset], len(edus))
+            parsed = read_turn(output.completion, prompt, j, RELATIONS[dataset], len(edus))
             predicted[j] = format_relations(parsed.valid)
-            records.append(turn_record(j, output, parsed))
+            records.append(turn_record(j, prompt, output, parsed))
             state.messages.append(user)
             state.messages.append(output.message)
+            info: dict[str, JsonValue] = {"turn": j, "predicted": predicted[j], "invalid": list(parsed.invalid)}
+            if parsed.echo:
+                info["echo"] = True
             transcript().info(
-                {"turn": j, "predicted": predicted[j], "invalid": list(parsed.invalid)},
+                info,
                 source=f"dialogue_parsing turn {j}",
             )
         if output is not None:
