@@ -33,7 +33,7 @@ from bediscover_inspect.run import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_name, interrupted_line
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
-from bediscover_inspect.run.options import eval_set_options
+from bediscover_inspect.run.options import client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
@@ -275,7 +275,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from ._inspect_compat import PrerequisiteError
 
-    task_args, model_args = parse_kv(args.task_arg, "-T"), parse_kv(args.model_arg, "-M")
+    task_args = parse_kv(args.task_arg, "-T")
+    model_args = client_model_args(args.model, parse_kv(args.model_arg, "-M"))
     cells = workers.cells_of(args, reasoning_modes(args.reasoning))
     tasks = build_tasks(
         args.tasks,

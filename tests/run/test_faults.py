@@ -83,6 +83,30 @@ def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_
     )
 
 
+def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault_server, tmp_path):
+    # the server answers after 30 s, the OpenAI client gives up after 2 s: with Inspect's one retry each sample is
+    # asked twice (the client's own retries would make it six), then ends in error; the eval fails its budget
+    server = fault_server("--bad", "slow", "--slow-seconds", "30")
+    log_dir = tmp_path / "logs"
+    result = run_against(
+        server,
+        log_dir,
+        *("-M", "client_timeout=2", "--max-retries", "1", "--retry-on-error", "0", "--retry-attempts", "0"),
+    )
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert_each_sample_once(result)
+    assert len(result.errors) == 4
+    asked = Counter(request["prompt"] for request in server.requests())
+    assert len(asked) == 4 and set(asked.values()) == {2}
+    ours = result.ours()
+    assert ours[0].startswith("bediscover run: 4 samples ended in error (not scored): APITimeoutError"), ours
+    assert ours[-1] == (
+        f"bediscover run: 0/1 evals complete in {log_dir}; 1 unfinished (re-run the same command to resume: "
+        "finished evals are skipped and finished samples kept)"
+    )
+
+
 @pytest.mark.parametrize("variable", ["VLLM_BASE_URL", "FAULT_BASE_URL"])
 def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable):
     url = f"http://127.0.0.1:{free_port()}/v1"

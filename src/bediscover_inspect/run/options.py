@@ -17,13 +17,19 @@ first sample error, and retry a failed eval 10 times. ``bediscover run`` bounds 
   errors, unscored.
 
 So a sample whose every request fails is asked at most ``(1 + max_retries) × (1 + retry_on_error) ×
-(1 + retry_attempts)`` times (24 with the defaults; the OpenAI client may add its own retries of a request cut
-off by ``-M client_timeout``), and the run ends after about that many attempt times plus
+(1 + retry_attempts)`` times (24 with the defaults), and the run ends after about that many attempt times plus
 1.5 minutes of back-off per call: samples run in parallel (``--max-connections``), so against a server that
 refuses every request or times out quickly a run ends in minutes; one that accepts requests and never answers
 holds each attempt for ``--attempt-timeout``.
 
 None of these options enters Inspect's task identity, so a resumed run may change them.
+
+Inspect's retry policy is the only one: the OpenAI client that ``openai/`` and ``openai-api/`` models talk
+through would otherwise retry a failed request twice on its own inside each of Inspect's attempts (a server slower
+than ``-M client_timeout`` was asked three times per attempt), so :func:`client_model_args` gives it
+``max_retries=0``. Inspect's ``vllm/`` and ``sglang/`` providers do not pass model arguments to their client, which
+keeps its two retries; they matter only for a ``-M client_timeout`` shorter than ``--attempt-timeout`` (the
+attempt timeout cuts the client's retries short).
 """
 
 from __future__ import annotations
@@ -135,6 +141,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="times the eval set re-runs a failed eval's unfinished samples (default %(default)s; Inspect's is 10)",
     )
+
+
+OPENAI_CLIENT_PROVIDERS = ("openai", "openai-api")
+"""Model providers of Inspect whose model arguments reach the OpenAI client (``AsyncOpenAI(**model_args)``)."""
+
+
+def client_model_args(model: str, model_args: dict[str, Any]) -> dict[str, Any]:
+    """``model_args`` (``-M``) with ``max_retries=0`` for a model of :data:`OPENAI_CLIENT_PROVIDERS`, so the
+    OpenAI client sends each of Inspect's attempts once (module docstring); a ``-M max_retries`` of the user's,
+    and other providers, are left as they are."""
+    if model.partition("/")[0] in OPENAI_CLIENT_PROVIDERS and "max_retries" not in model_args:
+        return {**model_args, "max_retries": 0}
+    return model_args
 
 
 def eval_set_options(args: argparse.Namespace) -> dict[str, Any]:
