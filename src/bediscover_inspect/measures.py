@@ -64,7 +64,9 @@ Sentence ordering (Tables 5, 32–38): ``acc``, ``lcs`` (micro over sentences), 
 ``kendall_tau``, ``lumr``, ``invalid``, ``other_format``, ``echo``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
 ``link_precision``, ``link_recall``, ``full_f1``, ``full_precision``, ``full_recall`` (micro over relations),
 ``invalid_rate``, ``no_relation_rate``, ``echo``, ``output_tokens_per_turn``, ``reasoning_tokens_per_turn``. Every
-task: ``output_tokens``, ``reasoning_tokens`` (means per sample).
+task: ``output_tokens``, ``reasoning_tokens`` (means per sample). A sample whose provider reported no token usage
+has ``None`` for both (:mod:`bediscover_inspect.tokens`) and is left out of the token measures; with none
+reported they are NaN, which the report shows as "not reported by the provider".
 """
 
 from __future__ import annotations
@@ -150,7 +152,8 @@ class _ScoreColumns:
 
 
 class _ValueColumns:
-    """``value[key]`` of a sequence of ``Score.value`` dicts as float arrays.
+    """``value[key]`` of a sequence of ``Score.value`` dicts as float arrays (``None``, not measured, as NaN:
+    :func:`~bediscover_inspect.metrics.values_of`).
 
     Raises (on access): ValueError naming the sample (position) and the key when a value has no number there.
     """
@@ -162,6 +165,8 @@ class _ValueColumns:
         out = np.empty(len(self._values))
         for i, value in enumerate(self._values):
             number = value.get(key) if isinstance(value, Mapping) else None
+            if number is None and isinstance(value, Mapping) and key in value:
+                number = float("nan")
             if not isinstance(number, (int, float)):
                 raise ValueError(f"score value {i} has no number under {key!r} (value {value!r})")
             out[i] = number
@@ -524,7 +529,8 @@ _MEASURES: tuple[Measure, ...] = (
     ),
     _mean(
         "reasoning_tokens",
-        "Mean reasoning tokens per sample, from the provider's usage (0 where it reports none; no paper column).",
+        "Mean reasoning tokens per sample, from the provider's usage (0 where the usage has no reasoning count; no "
+        "paper column).",
         higher_is_better=False,
         tokens=True,
     ),

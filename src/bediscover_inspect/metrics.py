@@ -212,12 +212,16 @@ def bootstrap_stderr(
 def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
     """``Score.value[key]`` of every score as a float array (``bool`` counts as 0/1), shape ``(len(scores),)``.
 
+    A ``None`` value (not measured: token counts the provider did not report, :mod:`bediscover_inspect.tokens`)
+    is NaN, which :func:`mean_and_stderr` and :func:`ratio_of_sums` leave out.
+
     Raises:
-        ValueError: a score whose value is not a dict holding a number under ``key`` (names the sample and key).
+        ValueError: a score whose value is not a dict holding a number or ``None`` under ``key`` (names the sample
+            and key).
     """
     try:
         numbers = [cast("dict[str, Any]", item.score.value)[key] for item in scores]
-        if set(map(type, numbers)) <= {int, float, bool}:
+        if set(map(type, numbers)) <= {int, float, bool, type(None)}:
             return np.array(numbers, dtype=float).reshape(len(numbers))
     except (TypeError, KeyError):
         pass  # a value that is not a dict, or has no such key: found and named below
@@ -227,6 +231,8 @@ def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
         number = value.get(key) if isinstance(value, dict) else None
         if not isinstance(value, dict):
             raise ValueError(f"Sample {item.sample_id}: score value {value!r} is not a dict, so it has no {key!r}")
+        if key in value and number is None:
+            number = float("nan")
         if not isinstance(number, (int, float)):
             state = "missing" if key not in value else f"not a number: {number!r}"
             raise ValueError(f"Sample {item.sample_id} score key {key!r} is {state} (score value {value!r})")
@@ -234,14 +240,26 @@ def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
     return out
 
 
+def measured(numerator: np.ndarray, denominator: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The items of a ratio whose numerator and denominator are both measured (not NaN)."""
+    keep = ~(np.isnan(numerator) | np.isnan(denominator))
+    return numerator[keep], denominator[keep]
+
+
 def ratio_of_sums(numerator: np.ndarray, denominator: np.ndarray) -> float:
-    """``sum(numerator) / sum(denominator)``; 0.0 when the denominator sums to 0."""
+    """``sum(numerator) / sum(denominator)`` over the measured items (:func:`measured`); 0.0 when the denominator
+    sums to 0, NaN when no item is measured."""
+    if np.isnan(numerator).any() or np.isnan(denominator).any():
+        numerator, denominator = measured(numerator, denominator)
+        if not len(numerator):
+            return float("nan")
     total = float(np.sum(denominator))
     return float(np.sum(numerator)) / total if total else 0.0
 
 
 def ratio_stderr(numerator: np.ndarray, denominator: np.ndarray) -> float:
-    """Bootstrap standard error of :func:`ratio_of_sums` over the items (resampled with replacement)."""
+    """Bootstrap standard error of :func:`ratio_of_sums` over the measured items (resampled with replacement)."""
+    numerator, denominator = measured(numerator, denominator)
 
     def statistic(indices: np.ndarray) -> np.ndarray:
         num, den = numerator[indices].sum(axis=1), denominator[indices].sum(axis=1)

@@ -17,7 +17,7 @@ from inspect_ai.solver import TaskState
 
 from .labels import copies_prompt, final_text, parse_label
 from .metrics import INVALID_ANSWER
-from .tokens import usage_tokens
+from .tokens import token_values
 
 
 def prompt_text(state: TaskState) -> str:
@@ -50,15 +50,13 @@ def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, s
     completion = state.output.completion if state.output is not None else ""
     parsed = parse_label(completion, labels, aliases)
     echo = parsed.echo or (parsed.invalid and copies_prompt(final_text(completion).text, prompt_text(state)))
-    output_tokens, reasoning_tokens = usage_tokens(state.output)
     return Score(
         value={
             "accuracy": 1.0 if parsed.label == gold else 0.0,
             "invalid": 1.0 if parsed.invalid else 0.0,
             "ambiguous": 1.0 if parsed.ambiguous else 0.0,
             "echo": 1.0 if echo else 0.0,
-            "output_tokens": float(output_tokens),
-            "reasoning_tokens": float(reasoning_tokens),
+            **token_values(state.output),
         },
         answer=parsed.label if parsed.label is not None else INVALID_ANSWER,
         explanation=completion,

@@ -266,3 +266,11 @@ def test_scorer_metric_names_are_its_own() -> None:
     assert len(set(names)) == len(MEASURES)
     assert "bediscover_inspect/output_tokens" not in names and "bediscover_inspect/reasoning_tokens" not in names
     assert registry_info(dialogue_parsing_scorer).name.endswith("dialogue_parsing_scorer")
+
+
+def test_a_turn_without_reported_tokens_leaves_the_dialogues_token_counts_unreported():
+    answered = count_turn(parse_answer("CONTINUATION(2,5)", 5, STAC, N), parse_gold("CONTINUATION(3,5)"), 40, 10)
+    unreported = count_turn(parse_answer("I am not sure.", 7, STAC, N), parse_gold("ACKNOWLEDGEMENT(6,7)"), None, None)
+    total = answered + unreported
+    assert (total.output_tokens, total.reasoning_tokens, total.turns, total.link_pred) == (None, None, 2, 1)
+    assert (answered + answered).output_tokens == 80

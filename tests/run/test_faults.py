@@ -3,6 +3,7 @@ and keeps each sample once in its logs."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -10,8 +11,13 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
+import pandas as pd
 import pytest
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from bediscover_inspect.metrics import measures_by_group
 
 from .conftest import MODEL, SMALL_RUN, bediscover_run, finish, free_port, read_results, run_against
 
@@ -194,14 +200,59 @@ def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server
     assert set(result.samples.values()) <= {1}
 
 
+def token_counts(log_dir: Path) -> tuple[list, float]:
+    """The per-sample ``output_tokens`` of the one log in ``log_dir`` (sorted, ``None`` first) and its mean."""
+    (info,) = list_eval_logs(str(log_dir))
+    log = read_eval_log(info)
+    values = [sample.scores["discourse_marker_scorer"].value["output_tokens"] for sample in log.samples]
+    return sorted(values, key=lambda v: (v is not None, v or 0)), measures_by_group(log)["output_tokens"]["all"]
+
+
+def bediscover(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bediscover_inspect.run.entry", *args], capture_output=True, text=True, timeout=600
+    )
+
+
 def test_a_reply_without_usage_is_reported_as_not_measured(fault_server, tmp_path):
-    # requests 2 and 4 carry no `usage`: two samples answered, their token counts not reported by the provider
+    # requests 2 and 4 carry no `usage`: two samples answered, their token counts not reported by the provider;
+    # the two others report 2 completion tokens each, so the mean is 2 (it would be 1 with the missing ones as 0)
     server = fault_server("--bad", "no_usage", "--every", "2")
     result = run_against(server, tmp_path / "logs")
     assert result.code == 0, result.text
     assert_each_sample_once(result)
     assert not result.errors and len(server.requests()) == 4
+    assert token_counts(tmp_path / "logs") == ([None, None, 2.0, 2.0], 2.0)
     assert (
-        "bediscover run: 2 samples without token usage (not reported by the provider): their output_tokens and "
-        "reasoning_tokens read 0 but were not measured"
+        "bediscover run: 2 samples without token usage (not reported by the provider): left out of output_tokens "
+        "and reasoning_tokens"
     ) in result.ours()
+
+
+def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fault_server, tmp_path):
+    # run A: no reply carries `usage`; run B: every reply does. The report says A's token cells were not
+    # reported (never 0); compare states the unmeasured token counts and still gives its verdict
+    no_usage, usage = tmp_path / "no-usage", tmp_path / "usage"
+    result = run_against(fault_server("--bad", "no_usage"), no_usage)
+    assert result.code == 0, result.text
+    values, mean = token_counts(no_usage)
+    assert values == [None] * 4 and math.isnan(mean)
+    assert run_against(fault_server(), usage).code == 0
+
+    report = bediscover("report", "--log-dir", str(no_usage), "--out", str(tmp_path / "report"), "--no-plots")
+    assert report.returncode == 0, report.stderr
+    table = pd.read_csv(tmp_path / "report" / "discourse_markers.csv")
+    assert set(table["output_tokens"]) == set(table["reasoning_tokens"]) == {"not reported by the provider"}
+    assert (
+        "- token counts not reported by the provider: discourse_markers, model "
+        "openai-api/fault/fault-model, reasoning off"
+    ) in (tmp_path / "report" / "report.md").read_text()
+
+    both = bediscover("compare", "--baseline", str(no_usage), "--candidate", str(no_usage), "--allow-untested")
+    one = bediscover("compare", "--baseline", str(no_usage), "--candidate", str(usage), "--allow-untested")
+    assert both.returncode == 0 and one.returncode == 0, both.stdout + both.stderr + one.stdout + one.stderr
+    assert "output_tokens, reasoning_tokens not reported by the provider on both sides (baseline 4 of 4 " in both.stdout
+    assert (
+        "output_tokens, reasoning_tokens not reported by the provider on the baseline side only (baseline 4 of 4 "
+        "samples): not measured there, not compared"
+    ) in one.stdout

@@ -258,3 +258,17 @@ def test_headline_stat_names_its_standard_error_stderr_for_inspect():
     assert headline == {"accuracy": both["accuracy"], "stderr": both["accuracy_stderr"]}
     # sample std of (1, 0, 1) = sqrt(1/3), over sqrt(3)
     assert headline == pytest.approx({"accuracy": 2 / 3, "stderr": math.sqrt(1 / 3) / math.sqrt(3)})
+
+
+def test_token_counts_not_reported_are_left_out_of_means_and_ratios():
+    # two samples report 4 and 8 output tokens, one reported none (None): mean 6, not 4; per turn (3 + 5 turns
+    # measured) 12 / 8 = 1.5; with no sample measured the mean is NaN
+    scores = [
+        SampleScore(score=Score(value={"output_tokens": v, "turns": t}), sample_id=i)
+        for i, (v, t) in enumerate([(4.0, 3.0), (None, 2.0), (8.0, 5.0)])
+    ]
+    values = m.values_of(scores, "output_tokens")
+    assert values[0] == 4.0 and math.isnan(values[1]) and values[2] == 8.0
+    assert m.mean_and_stderr(values)[0] == 6.0
+    assert m.ratio_of_sums(values, m.values_of(scores, "turns")) == 1.5
+    assert math.isnan(m.ratio_of_sums(np.array([np.nan]), np.array([2.0])))

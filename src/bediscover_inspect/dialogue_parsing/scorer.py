@@ -26,7 +26,8 @@ Counting decisions (README, "Scoring"):
   a mean over dialogues);
 * ``output_tokens_per_turn`` / ``reasoning_tokens_per_turn`` are sums over turns / turns; the paper's "tok."
   columns (Tables 39-41) are per turn and count every generated token, so ``output_tokens_per_turn`` is their
-  counterpart (README, "Scoring").
+  counterpart (README, "Scoring"). A dialogue with a turn whose tokens the provider did not report has no token
+  counts (``None``) and is left out of both sums.
 """
 
 from __future__ import annotations
@@ -66,13 +67,17 @@ class TurnCounts:
     relations_invalid: int = 0
     no_relation: int = 0
     turns: int = 0
-    output_tokens: int = 0
-    reasoning_tokens: int = 0
+    output_tokens: int | None = 0
+    reasoning_tokens: int | None = 0
 
     def __add__(self, other: TurnCounts) -> TurnCounts:
-        return TurnCounts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+        """Field-wise sum; a token count not reported on either side (``None``) stays not reported."""
+        sums: list[Any] = [
+            None if a is None or b is None else a + b for a, b in zip(astuple(self), astuple(other), strict=True)
+        ]
+        return TurnCounts(*sums)
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> dict[str, int | None]:
         """``{count key: count}`` in :data:`COUNT_KEYS` order."""
         return {name: getattr(self, name) for name in COUNT_KEYS}
 
@@ -82,7 +87,10 @@ COUNT_KEYS: tuple[str, ...] = tuple(f.name for f in fields(TurnCounts))
 
 
 def count_turn(
-    predicted: ParsedTurn, gold: Sequence[Relation], output_tokens: int = 0, reasoning_tokens: int = 0
+    predicted: ParsedTurn,
+    gold: Sequence[Relation],
+    output_tokens: int | None = 0,
+    reasoning_tokens: int | None = 0,
 ) -> TurnCounts:
     """Counts of one turn: predicted valid relations against the gold relations of that turn.
 
@@ -123,10 +131,11 @@ link-F1 first, the log's headline); each overall and per ``dataset``."""
 # --------------------------------------------------------------------------------------- scorer
 
 
-def score_value(counts: TurnCounts, echoes: int = 0) -> dict[str, float]:
-    """``Score.value``: the counts, the sample's ``echo`` share (``echoes`` echoed turns / turns, 0 without
-    turns), then its own link and full F1 (for the viewer; no metric reads them)."""
-    return {key: float(count) for key, count in counts.as_dict().items()} | {
+def score_value(counts: TurnCounts, echoes: int = 0) -> dict[str, float | None]:
+    """``Score.value``: the counts (a token count the provider did not report for some turn: ``None``), the
+    sample's ``echo`` share (``echoes`` echoed turns / turns, 0 without turns), then its own link and full F1 (for
+    the viewer; no metric reads them)."""
+    return {key: None if count is None else float(count) for key, count in counts.as_dict().items()} | {
         "echo": echoes / counts.turns if counts.turns else 0.0,
         "link_f1": f1_of(counts.link_tp, counts.link_pred, counts.link_gold),
         "full_f1": f1_of(counts.full_tp, counts.full_pred, counts.full_gold),

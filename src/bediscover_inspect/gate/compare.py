@@ -22,7 +22,8 @@ Completeness (exit 3, one line per missing thing). A run on one side only; a log
 status ``error``, ``cancelled`` or ``started`` with no successful log of its run; two models or two generate
 settings with a log of the same run in one directory (never chosen between); a score value that is NaN or
 infinite; and more than ``max_missing`` samples (default 0) that one side was asked to run and that are missing,
-errored or unscored on either side.
+errored or unscored on either side. A value that is ``None`` (token counts the provider did not report) is
+not measured, not a problem: a note names the run, the side and the keys (:func:`unmeasured_notes`).
 
 Refusal (exit 2). Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task
 version, other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode,
@@ -470,6 +471,29 @@ def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[st
     return coverage, usable
 
 
+def unmeasured_notes(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]]]) -> list[str]:
+    """One note per run pair whose paired samples hold values not measured (``None``: token counts the provider
+    did not report, :mod:`bediscover_inspect.tokens`) on one side or both, naming the keys: such a value is stated,
+    never tested nor counted as a sample problem."""
+    notes = []
+    for index, pair in enumerate(pairs):
+        found: dict[str, tuple[int, set[str]]] = {}
+        for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
+            rows = [run.samples[key] for key in usable.get(index, [])]
+            keys = [{k for s in row.scores.values() for k, v in s.value.items() if v is None} for row in rows]
+            if any(keys):
+                found[side] = (sum(1 for k in keys if k), set().union(*keys))
+        if found:
+            sides = "both sides" if len(found) == 2 else f"the {next(iter(found))} side only"
+            detail = "; ".join(f"{side} {n} of {len(usable[index])} samples" for side, (n, _) in found.items())
+            names = ", ".join(sorted(set().union(*(k for _, k in found.values()))))
+            notes.append(
+                f"{run_name(pair.baseline)}: {names} not reported by the provider on {sides} ({detail}): "
+                "not measured there, not compared"
+            )
+    return notes
+
+
 def incompleteness(sides: Sequence[Side], pairing: Pairing, coverage: Coverage, max_missing: int) -> list[str]:
     """One line per thing missing from what was asked (module docstring); empty when the comparison is complete.
     Samples missing, errored or unscored count against ``max_missing``; a non-finite score value never passes."""
@@ -623,6 +647,7 @@ def compare(
             notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
         if a.generate != b.generate:
             notes.append(f"{run_name(a)}: generate settings {a.generate} (baseline) vs {b.generate} (candidate)")
+    notes += unmeasured_notes(pairing.pairs, usable)
     families = families_of(pairing.pairs, usable)
     cells = [cell for family in families for cell in family_cells(family, measures, alpha)]
     holm_family = give_verdicts(cells, alpha, max_drop)

@@ -30,7 +30,9 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
         se``), ``n_seeds``, ``seeds`` (present, ascending, space-separated), ``samples`` (distinct samples per
         seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts,
-        :func:`bediscover_inspect.measures.is_token_measure`) are scaled to percent.
+        :func:`bediscover_inspect.measures.is_token_measure`) are scaled to percent. A token measure that some
+        seed did not measure (the provider reported no usage: NaN) has no mean: it is never averaged over the
+        other seeds.
     """
     columns = GROUP_KEYS + [
         "mean",
@@ -62,6 +64,10 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         )
         .reset_index()
     )
+    unmeasured = frame[frame["value"].isna()].groupby(GROUP_KEYS, dropna=False).size()
+    if len(unmeasured):
+        keys = pd.MultiIndex.from_frame(cells[GROUP_KEYS])
+        cells.loc[keys.isin(unmeasured.index) & cells["measure"].map(is_token_measure), ["mean", "std"]] = np.nan
     cells["ci95_low"] = cells["mean"] - Z95 * cells["se"]
     cells["ci95_high"] = cells["mean"] + Z95 * cells["se"]
     return cells[columns]

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from bediscover_inspect.measures import is_token_measure
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.classes import write_class_tables
 from bediscover_inspect.report.logs import SUPERSEDED, ReportWarning, read_log_scores
 from bediscover_inspect.report.matching import normalised, paper_model_match, paper_model_names, with_paper
 from bediscover_inspect.report.plots import plot_reasoning_effort
-from bediscover_inspect.report.render import markdown, task_table
+from bediscover_inspect.report.render import NOT_REPORTED, markdown, task_table
 from bediscover_inspect.report.setting import cell_differences, setting_warnings
 
 
@@ -56,6 +57,21 @@ def unmatched_model_notes(scores: pd.DataFrame, paper_models: Mapping[str, str] 
             + ", ".join(paper_model_names())
         )
     return notes
+
+
+def unreported_token_notes(cells: pd.DataFrame) -> list[str]:
+    """One note per run whose token measures have no value: its provider sent no token usage with its replies
+    (for every sample of at least one seed), so the token columns read :data:`~.render.NOT_REPORTED`."""
+    if cells.empty:
+        return []
+    missing = cells["measure"].map(is_token_measure) & cells["mean"].isna() & (cells["group_key"] == "all")
+    runs = cells[missing].drop_duplicates(["task", "model", "reasoning", "variant"])
+    return [
+        f"token counts {NOT_REPORTED}: {row.task}, model {row.model}, reasoning {row.reasoning}"
+        + (f", {row.variant}" if row.variant else "")
+        + " (no usage in its replies): its token columns say so, never 0"
+        for row in runs.itertuples(index=False)
+    ]
 
 
 def build_report(
@@ -103,7 +119,7 @@ def build_report(
     messages += setting_warnings(cells)
     for message in messages:
         warnings.warn(message, ReportWarning, stacklevel=2)
-    notes = unmatched_model_notes(read.scores, paper_models)
+    notes = unmatched_model_notes(read.scores, paper_models) + unreported_token_notes(cells)
     if not cells.empty:
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]

@@ -77,7 +77,8 @@ def panel_points(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """The points of one panel: ours (``paper=False``) and the paper's (``paper=True``) per model and mode.
 
     Each point: ``model``, ``reasoning``, ``x`` (mean output tokens per sample), ``y`` (score, %), ``yerr`` (std
-    over seeds or ``None``), ``paper``. A model without a token measure is left out (no x to draw it at); the
+    over seeds or ``None``), ``paper``. A model without a token measure, or whose provider reported no tokens, is
+    left out (no x to draw it at); the
     paper's point needs both its score and its "tok." (the paper numbers of the same cells).
     """
     measure = headline_measure(set(frame.measure))
@@ -87,7 +88,7 @@ def panel_points(frame: pd.DataFrame) -> list[dict[str, Any]]:
     points: list[dict[str, Any]] = []
     for row in frame[frame.measure == measure].itertuples(index=False):
         tok = frame[(frame.measure == x_measure) & (frame.model == row.model) & (frame.reasoning == row.reasoning)]
-        if tok.empty:
+        if tok.empty or math.isnan(tok["mean"].iloc[0]):  # no tokens reported by the provider: no x
             continue
         points.append(
             {

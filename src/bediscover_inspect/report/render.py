@@ -10,6 +10,9 @@ import pandas as pd
 from bediscover_inspect.measures import is_token_measure, measure_order
 from bediscover_inspect.report.matching import PAPER_NOTE_LABELS
 
+NOT_REPORTED = "not reported by the provider"
+"""The text of a token cell without a measurement: the provider sent no token usage with its replies."""
+
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
@@ -46,7 +49,8 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     Rows: ([scorer, where the task has several,] group key, group, variant, model, reasoning); columns: each
     measure, in the catalog's order (:func:`~bediscover_inspect.measures.measure_order`: headlines first), as
     ``mean ± std [95 % interval]``
-    (:func:`format_cell`; tokens per sample for token measures, percent otherwise), then for measures with a paper
+    (:func:`format_cell`; tokens per sample for token measures, percent otherwise; a token measure without a
+    mean is :data:`NOT_REPORTED`), then for measures with a paper
     number ``<measure> (paper)`` and ``<measure> Δ``; then ``paper row`` (paper model and tables), ``paper note``
     (where the paper is read against its caption; only when some row has one), ``differs`` (what the run does
     differently from the paper's setting, :mod:`~bediscover_inspect.report.setting`; empty: the paper's setting),
@@ -66,9 +70,11 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
             cell = hit.iloc[0]
             digits = 0 if is_token_measure(measure) else 1
             row[measure] = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
+            if is_token_measure(measure) and _missing(cell["mean"]):
+                row[measure] = NOT_REPORTED
             if not math.isnan(cell["paper_mean"]):
                 row[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
-                row[f"{measure} Δ"] = f"{cell['diff']:+.{digits}f}"
+                row[f"{measure} Δ"] = "" if _missing(cell["diff"]) else f"{cell['diff']:+.{digits}f}"
         first = frame.iloc[0]
         hits = frame[frame.paper_model != ""]
         tables = ",".join(f"T{int(t)}" for t in sorted(set(hits.paper_table)))

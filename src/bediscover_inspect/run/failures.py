@@ -52,7 +52,7 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
         One line per kind of error, most frequent first: ``bediscover run: 3 samples ended in error (not scored):
         JSONDecodeError — the server's reply is not valid JSON; e.g. JSONDecodeError('Expecting value…')``;
         then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any were, and a
-        line counting the answered samples whose provider reported no token usage (their token measures read 0).
+        line counting the answered samples whose provider reported no token usage (left out of the token measures).
         Empty when nothing of this happened. An unreadable log gets a line of its own.
     """
     from inspect_ai.log import read_eval_log_sample_summaries
@@ -92,8 +92,8 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     if no_usage:
         noun = "sample" if no_usage == 1 else "samples"
         lines.append(
-            f"bediscover run: {no_usage} {noun} without token usage (not reported by the provider): their "
-            "output_tokens and reasoning_tokens read 0 but were not measured"
+            f"bediscover run: {no_usage} {noun} without token usage (not reported by the provider): left out of "
+            "output_tokens and reasoning_tokens"
         )
     return lines + unreadable
 

@@ -26,7 +26,7 @@ from ..labels import final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..scoring import prompt_text
-from ..tokens import usage_tokens
+from ..tokens import token_values
 from . import ordering_metrics as om
 from .parsing import MARKER as MARKER  # re-exported: the paper's marker pattern
 from .parsing import PAPER_FORMAT, echoes_sentences, parse_order
@@ -90,14 +90,12 @@ def sentence_ordering_scorer() -> Scorer:
         echo = echoes_sentences(final_text(completion).text, parsed.ids, prompt_text(state))
         raw = [] if echo else list(parsed.ids)
         pred = canonicalise(raw, canonical)
-        values = document_scores(gold, pred)
-        tokens, thinking = usage_tokens(state.output)
+        values: dict[str, float | None] = {**document_scores(gold, pred)}
         values |= {
             "invalid": float(not raw),
             "other_format": float(bool(raw) and parsed.format != PAPER_FORMAT),
             "echo": float(echo),
-            "output_tokens": float(tokens),
-            "reasoning_tokens": float(thinking),
+            **token_values(state.output),
             "n_sentences": float(len(gold)),
         }
         is_permutation = sorted(pred) == sorted(gold)

@@ -32,7 +32,7 @@ from ..labels import copies_prompt, final_text
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
 from ..scoring import label_score, prompt_text
-from ..tokens import usage_tokens
+from ..tokens import token_values
 from .dataset import RELATION_DATASETS, TOT_DATASET
 from .prompts import RELATION_ALIASES, RELATION_LABELS
 from .tot_answers import parse_gold, parse_tot_answer, tot_correct
@@ -78,14 +78,12 @@ def tot_scorer() -> Scorer:
         gold = parse_gold(str(state.metadata["gold"]))
         parsed = parse_tot_answer(completion, list(gold))
         echo = parsed.invalid and copies_prompt(final_text(completion).text, prompt_text(state))
-        n_output, n_reasoning = usage_tokens(state.output)
         return Score(
             value={
                 "accuracy": 1.0 if tot_correct(gold, parsed.value) else 0.0,
                 "invalid": 1.0 if parsed.invalid else 0.0,
                 "echo": 1.0 if echo else 0.0,
-                "output_tokens": float(n_output),
-                "reasoning_tokens": float(n_reasoning),
+                **token_values(state.output),
             },
             answer=str(parsed.value) if parsed.value is not None else INVALID_ANSWER,
             explanation=completion,
