@@ -29,9 +29,9 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
-from bediscover_inspect.run import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_name, interrupted_line
 from bediscover_inspect.run.failures import is_disk_full
+from bediscover_inspect.run.guard import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
@@ -342,7 +342,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         except OSError as exc:
             if not is_disk_full(exc):
                 raise
-            watch.message = str(exc)
+            watch.disk.message = str(exc)
         finally:
             signal.signal(signal.SIGINT, previous_handler)
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left

@@ -183,6 +183,16 @@ def test_a_killed_runs_lock_does_not_stay(fault_server, tmp_path):
     assert len(fast.requests()) == 4
 
 
+def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
+    # every module imported before console_main runs is a window in which Ctrl-C prints a traceback
+    code = "import sys; before = set(sys.modules); import bediscover_inspect.run.entry; print(sorted(set(sys.modules) - before))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert (
+        proc.stdout.strip()
+        == "['__future__', 'bediscover_inspect', 'bediscover_inspect.run', 'bediscover_inspect.run.entry']"
+    )
+
+
 @pytest.mark.parametrize("delay", [1.5, 3.0])
 def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server, tmp_path, delay):
     server = fault_server()
@@ -198,6 +208,36 @@ def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server
         "(re-run the same command to resume: finished evals are skipped and finished samples kept)"
     ), out
     assert set(result.samples.values()) <= {1}
+
+
+def test_a_server_that_goes_down_mid_run_stops_the_run_early(fault_server, tmp_path):
+    # twelve samples two at a time, answers after 1 s; the server exits after its fourth request. The run stops
+    # after five calls in a row that cannot connect, not after every remaining sample's retries; the re-run
+    # against a new server asks only the samples not finished
+    log_dir = tmp_path / "logs"
+    server = fault_server("--bad", "slow", "--slow-seconds", "1", "--max-requests", "4")
+    args = ["--limit", "12", "--max-connections", "2", "--retry-attempts", "0"]
+    proc = bediscover_run(log_dir, *SMALL_RUN, *args, env=server.env)
+    result = finish(proc, log_dir)
+    assert result.code == 1, result.text
+    assert "Traceback" not in result.text
+    assert re.fullmatch(
+        r"bediscover run: stopped after \d+ model calls in a row could not connect: the model server at "
+        r"http://127\.0\.0\.1:\d+/v1 \(from FAULT_BASE_URL\) does not answer: Connection refused; start it, then "
+        r"re-run the same command to resume: finished samples are kept",
+        result.ours()[-1],
+    ), result.ours()
+    finished = {key for key, _ in result.samples.items() if key not in result.errors}
+    assert 2 <= len(finished) <= 6 and set(result.samples.values()) == {1}, result.samples
+    asked = {request["prompt"] for request in server.requests()}
+
+    again = fault_server()
+    resumed = run_against(again, log_dir, *args[:4])
+    assert resumed.code == 0, resumed.text
+    assert_each_sample_once(resumed, 12)
+    assert not resumed.errors
+    assert len(again.requests()) == 12 - len(finished)
+    assert len(asked) >= len(finished)
 
 
 def token_counts(log_dir: Path) -> tuple[list, float]:
@@ -256,3 +296,4 @@ def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fau
         "output_tokens, reasoning_tokens not reported by the provider on the baseline side only (baseline 4 of 4 "
         "samples): not measured there, not compared"
     ) in one.stdout
+

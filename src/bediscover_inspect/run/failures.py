@@ -4,9 +4,13 @@
   that is not JSON), with the number of samples it ended and one example message, plus one line counting the
   samples that were re-asked after an error.
 * :class:`DiskFullWatch`: a logging handler on Inspect's logger. The first record of a write that failed with
-  ``ENOSPC`` stops the eval set at once, as a Ctrl-C would (Inspect would otherwise retry the eval ten times
-  against the same full disk); the samples already answered stay in Inspect's sample buffer (outside the log
-  directory), so the re-run after space was freed recovers them instead of asking the server again.
+  ``ENOSPC`` stops the eval set at once, as a Ctrl-C would (Inspect would otherwise retry the eval against the
+  same full disk). Samples answered since the log was last written are lost and asked again by the re-run:
+  Inspect's ``.eval`` writer holds them in memory until its next flush, which is the write that failed, and an
+  interrupted run deletes Inspect's realtime sample buffer (``inspect_ai/_eval/run.py``, the ``except
+  BaseException`` around ``run_task_retry_attempts``, calls ``TaskLogger.cleanup()``, which releases the buffer
+  with ``keep=False``), so ``eval_set``'s recovery of a ``started`` log finds nothing, with ``--log-realtime``
+  or without.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ ERROR_GLOSS = {
     "APIConnectionError": "the server could not be reached, on every retry",
     "InternalServerError": "the server answered HTTP 5xx on every retry",
     "RateLimitError": "the server answered HTTP 429 on every retry",
+    "CancelledError": "waiting for the model when the run was stopped; asked again on the re-run",
 }
 """Plain words for the exception types a misbehaving server causes (the summary line adds them)."""
 
@@ -146,5 +151,5 @@ def disk_full_line(log_dir: str) -> str:
     """The closing line of a run stopped by a full disk."""
     return (
         f"bediscover run: stopped: the disk holding {log_dir} is full (No space left on device); free space, "
-        "then re-run the same command to resume: finished samples are kept"
+        "then re-run the same command to resume: samples answered since the log was last written are asked again"
     )

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from . import LOCK_NAME
+from .guard import LOCK_NAME
 
 
 class LogDirInUse(Exception):

@@ -1,0 +1,93 @@
+"""What guards a ``bediscover run`` while its eval set runs: the endpoint check and the log-directory lock before
+it starts, the watches of a full disk and of a model server gone down while it runs, and its closing lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .down import ServerDownWatch
+    from .failures import DiskFullWatch
+
+LOCK_NAME = ".bediscover-run.lock"
+"""The lock file inside the log directory (:func:`.lock.log_dir_lock`)."""
+
+
+class RunRefused(Exception):
+    """``bediscover run`` cannot start: the model's server does not answer, or the log directory is in use.
+
+    The message is one line; the command prints it and exits 2, before any eval starts.
+    """
+
+
+def lock_of(args: Any) -> str | None:
+    """The lock file a ``bediscover run`` with these arguments holds: :data:`LOCK_NAME`, one per shard for
+    ``--shard I/N`` (the shards of one run share the directory), none in a ``--workers`` worker process (its
+    parent holds the lock)."""
+    if getattr(args, "worker", None) is not None:
+        return None
+    shard = getattr(args, "shard", None)
+    if shard is None:
+        return LOCK_NAME
+    return LOCK_NAME.replace(".lock", f"-shard-{str(shard).replace('/', '-of-')}.lock")
+
+
+class RunWatches(NamedTuple):
+    """What watches a running eval set (:func:`run_guard`): a full disk, a model server gone down."""
+
+    disk: DiskFullWatch
+    server: ServerDownWatch
+
+
+@contextmanager
+def run_guard(
+    model: str,
+    base_url: str | None,
+    model_args: dict[str, Any],
+    log_dir: str,
+    lock: str | None = LOCK_NAME,
+    check: bool = True,
+) -> Iterator[RunWatches]:
+    """Check the model's endpoint once (:func:`.endpoint.check_endpoint`, unless ``check`` is false), then hold
+    ``log_dir``'s lock file ``lock`` (:func:`.lock.log_dir_lock`; none when ``None``) and watch for a full disk
+    (:class:`.failures.DiskFullWatch`) and a server that stops answering (:class:`.down.ServerDownWatch`) for
+    the block (both yielded).
+
+    Raises:
+        RunRefused: the server does not answer, or another process holds the log directory.
+    """
+    from .down import watch_server_down
+    from .endpoint import EndpointUnreachable, check_endpoint
+    from .failures import watch_disk_full
+    from .lock import LogDirInUse, log_dir_lock
+
+    with ExitStack() as stack:
+        try:
+            if check:
+                check_endpoint(model, base_url, model_args)
+            if lock is not None:
+                stack.enter_context(log_dir_lock(log_dir, lock))
+        except (EndpointUnreachable, LogDirInUse) as exc:
+            raise RunRefused(str(exc)) from None
+        disk = stack.enter_context(watch_disk_full())
+        yield RunWatches(disk, stack.enter_context(watch_server_down(model, base_url, model_args)))
+
+
+def closing_lines(
+    watches: RunWatches, code: int, line: str, logs: Sequence[Any], log_dir: str
+) -> tuple[int, list[str]]:
+    """Exit code and closing lines of a run: one line per kind of sample error (:func:`.failures.failure_lines`),
+    then ``line`` (the run's outcome and resume hint); a run stopped by a full disk or by its model server
+    gone down exits 1 with :func:`.failures.disk_full_line` or :meth:`.down.ServerDownWatch.closing_line`
+    instead of ``line``."""
+    from .failures import disk_full_line, failure_lines
+
+    summary = failure_lines(logs)
+    if watches.disk.message is not None:
+        return 1, [*summary, disk_full_line(log_dir)]
+    if watches.server.reason is not None:
+        return 1, [*summary, watches.server.closing_line()]
+    return code, [*summary, line]
