@@ -297,3 +297,56 @@ def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fau
         "samples): not measured there, not compared"
     ) in one.stdout
 
+
+FULL_DISK_SCRIPT = r"""
+set -u
+mount -t tmpfs -o size=2m tmpfs "$FULL" || exit 97
+"$PYTHON" -m bediscover_inspect.run.entry run "$@" --log-dir "$FULL/logs" > "$OUT/first.txt" 2>&1 &
+run=$!
+while [ "$(wc -l < "$REQUESTS")" -lt "$FILL_AFTER" ] && kill -0 $run 2>/dev/null; do sleep 0.1; done
+dd if=/dev/zero of="$FULL/fill" bs=64k 2>/dev/null
+wait $run; echo $? > "$OUT/first.code"
+wc -l < "$REQUESTS" > "$OUT/first.requests"
+rm "$FULL/fill"
+"$PYTHON" -m bediscover_inspect.run.entry run "$@" --log-dir "$FULL/logs" > "$OUT/second.txt" 2>&1
+echo $? > "$OUT/second.code"
+cp -r "$FULL/logs" "$OUT/logs"
+"""
+"""Run, fill the 2 MB tmpfs holding the log directory once the server has ``$FILL_AFTER`` requests, free it, run
+again; in a mount namespace of its own (``unshare``), so no privilege is needed and the tmpfs goes with it."""
+
+
+def test_a_full_disk_stops_the_run_with_one_line_and_the_re_run_completes_it(fault_server, tmp_path):
+    # 24 samples two at a time, answers after 1 s; the disk fills after 6 requests. The run stops at the first
+    # failed write (not after ten eval retries) with one line; after freeing space the same command completes
+    # the eval with every sample once. Samples answered but not yet written when the disk filled are asked again
+    server = fault_server("--bad", "slow", "--slow-seconds", "1")
+    out, full = tmp_path / "out", tmp_path / "full"
+    out.mkdir()
+    full.mkdir()
+    env = {**os.environ, **server.env, "FULL": str(full), "OUT": str(out), "PYTHON": sys.executable}
+    env |= {"REQUESTS": str(server.requests_file), "FILL_AFTER": "6"}
+    args = ["--model", MODEL, *SMALL_RUN[:-4], "--limit", "24", "--max-connections", "2", "--display", "plain"]
+    proc = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", FULL_DISK_SCRIPT, "sh", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    first = (out / "first.txt").read_text()
+    assert (out / "first.code").read_text().strip() == "1", first
+    assert "Traceback" not in first
+    assert [line for line in first.splitlines() if line.startswith("bediscover ")][-1] == (
+        f"bediscover run: stopped: the disk holding {full / 'logs'} is full (No space left on device); free "
+        "space, then re-run the same command to resume: samples answered since the log was last written are "
+        "asked again"
+    )
+    assert int((out / "first.requests").read_text()) < 24
+    second = read_results(int((out / "second.code").read_text()), (out / "second.txt").read_text(), out / "logs")
+    assert second.code == 0, second.text
+    assert_each_sample_once(second, 24)
+    # the stopped run's log holds its header only (no sample was written); it stays beside the complete one
+    assert not second.errors and sorted(second.statuses) == ["started", "success"]
+    assert len(server.requests()) >= 24
