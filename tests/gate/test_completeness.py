@@ -43,7 +43,9 @@ def test_identical_suites_pass_and_the_header_says_what_was_compared(base, capsy
     assert _compare(base, base) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "No regression (exit 0)."
-    assert out[2] == ("compared: 5 run pairs (" + ", ".join(TASKS) + "); 504 of 504 samples asked of both sides paired")
+    assert out[2] == (
+        "compared: 5 run pairs (" + ", ".join(TASKS) + "); 504 of 504 samples asked of either side paired"
+    )
     assert out[3].startswith("baseline: 504 samples asked in its runs, 0 missing, 0 errored, 0 unscored")
 
 
@@ -141,7 +143,7 @@ def test_non_finite_scores_are_incomplete_whatever_the_tolerance(base, tmp_path,
     candidate = edit_logs(base, tmp_path / "cand", _nan(every))
     result = compare(base, candidate, max_missing=10_000)
     assert result.exit_code() == 3 and len(result.incomplete) == 5
-    assert all("samples non-finite" in line for line in result.incomplete)
+    assert all("samples with a NaN or infinite score (" in line for line in result.incomplete)
 
 
 def test_two_models_for_the_same_runs_are_refused_whatever_the_file_times(base, tmp_path):
@@ -213,3 +215,100 @@ def test_two_successful_logs_of_one_run_with_as_many_samples_are_refused_whateve
         competing = [line for line in result.incomplete if "two successful logs compete" in line]
         assert len(competing) == 5 and all("-retry.eval" in line for line in competing)
     assert codes == [3, 3]
+
+
+def _first(count: int, declared: bool = True):
+    """The log as an eval run on its first ``count`` samples: results and sample list cut. ``declared`` keeps the
+    task's sample count in the header (``--limit``, ``--sample-id``, samples removed from the file); without it
+    the header says the dataset had ``count`` samples (a dataset selector)."""
+
+    def edit(log):
+        log.samples = log.samples[:count]
+        log.eval.dataset.sample_ids = [s.id for s in log.samples]
+        if not declared:
+            log.eval.dataset.samples = count
+
+    return edit
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["limit", "selector"])
+def test_a_candidate_run_on_fewer_samples_than_the_baseline_is_incomplete(base, tmp_path, capsys, declared):
+    candidate = edit_logs(base, tmp_path / "cand", _first(30, declared), tasks=("discourse_markers",))
+    result = compare(base, candidate)
+    assert result.incomplete == [
+        "candidate discourse_markers (reasoning off, seed 0): 6 of 36 samples not run (not in its log's sample "
+        "list: --limit, --sample-id, a dataset selector, or removed from the log) (otherwise_0006, otherwise_0007, "
+        f"otherwise_0008 …) in {candidate / 'discourse_markers.eval'}"
+    ]
+    assert (result.coverage.asked, result.coverage.paired, result.coverage.problems["candidate"]["not run"]) == (
+        504,
+        498,
+        6,
+    )
+    assert _compare(base, candidate) == 3 and _compare(base, candidate, "--max-missing", "5") == 3
+    assert _compare(base, candidate, "--max-missing", "6") == 0
+    capsys.readouterr()
+
+
+def test_a_baseline_run_on_fewer_samples_than_the_candidate_is_incomplete(base, tmp_path):
+    short = edit_logs(base, tmp_path / "base", _first(11), tasks=("sentence_ordering",))
+    result = compare(short, base)
+    assert len(result.incomplete) == 1 and result.incomplete[0].startswith(
+        "baseline sentence_ordering (reasoning off, seed 0): 1 of 12 samples not run"
+    )
+    assert result.exit_code() == 3
+
+
+def test_both_sides_run_on_the_same_fewer_samples_are_compared_and_the_header_says_so(base, tmp_path):
+    short = edit_logs(base, tmp_path / "base", _first(30), tasks=("discourse_markers",))
+    result = compare(short, short)
+    assert result.exit_code() == 0 and (result.coverage.asked, result.coverage.paired) == (498, 498)
+    assert (
+        "discourse_markers (reasoning off, seed 0): 30 of its task's 36 samples compared; neither log lists the "
+        "other 6 (--limit, --sample-id, or removed from both logs)"
+    ) in result.notes
+
+
+def _epochs(count: int, present: int):
+    """The log as an eval of ``count`` epochs holding the samples of its first ``present`` epochs."""
+
+    def edit(log):
+        log.samples = [s.model_copy(update={"epoch": e}) for e in range(1, present + 1) for s in log.samples]
+        log.eval.config.epochs = count
+
+    return edit
+
+
+def test_an_epoch_the_baseline_ran_and_the_candidate_did_not_is_incomplete(base, tmp_path):
+    two = edit_logs(base, tmp_path / "base", _epochs(2, 2), tasks=("discourse_markers",))
+    one = edit_logs(base, tmp_path / "cand", _epochs(1, 1), tasks=("discourse_markers",))
+    result = compare(two, one)
+    assert result.incomplete == [
+        "candidate discourse_markers (reasoning off, seed 0): 36 of 72 samples not run (not in its log's sample "
+        "list: --limit, --sample-id, a dataset selector, or removed from the log) (just-manual_0000 (epoch 2), "
+        f"just-manual_0001 (epoch 2), just-manual_0002 (epoch 2) …) in {one / 'discourse_markers.eval'}"
+    ]
+    assert compare(two, two).exit_code() == 0 and compare(two, two).coverage.asked == 504 + 36
+
+
+def test_an_epoch_missing_from_a_log_of_two_epochs_is_incomplete(base, tmp_path):
+    two = edit_logs(base, tmp_path / "base", _epochs(2, 2), tasks=("discourse_markers",))
+    half = edit_logs(base, tmp_path / "cand", _epochs(2, 1), tasks=("discourse_markers",))
+    result = compare(two, half)
+    assert len(result.incomplete) == 1 and "36 of 72 samples missing" in result.incomplete[0]
+    assert "(just-manual_0000 (epoch 2)," in result.incomplete[0] and result.exit_code() == 3
+
+
+def test_a_nan_scalar_score_is_named_nan_and_never_tolerated(base, tmp_path):
+    def scalar_nan(log):
+        for score in log.samples[0].scores.values():
+            score.value = math.nan
+
+    candidate = edit_logs(base, tmp_path / "cand", scalar_nan, tasks=("temporal_reasoning",))
+    result = compare(base, candidate, max_missing=10_000)
+    assert result.incomplete == [
+        "candidate temporal_reasoning (reasoning off, seed 0): 1 of 36 samples with a NaN or infinite score "
+        f"(tbd_0000: relation_scorer nan) in {candidate / 'temporal_reasoning.eval'}"
+    ]
+    assert result.coverage.problems["candidate"]["non-finite"] == 1
+    assert result.coverage.problems["candidate"]["unscored"] == 0

@@ -6,7 +6,7 @@ cell, and give a regression verdict.
         [--require-identical] [--max-missing 0] [--allow-untested]
 
 Steps (each a function below): read both sides (:func:`~.pairing.read_side`), pair their runs
-(:func:`~.pairing.pair_runs`) and refuse unlike runs, account for every sample both runs of a pair were asked to
+(:func:`~.pairing.pair_runs`) and refuse unlike runs, account for every sample either run of a pair was asked to
 run (:func:`account`), group the run pairs into cell families (one per task, variant and reasoning mode, seeds
 pooled), test each cell (:func:`test_cell`), then correct the family of p-values with Holm's method and give the
 verdicts (:func:`give_verdicts`).
@@ -15,15 +15,16 @@ Pairing. Each side is a log directory (the successful suite logs, one per run, c
 :func:`bediscover_inspect.report.logs.read_log_scores` chooses them) or one log file. A run is (task, variant,
 reasoning mode, seed) — the variant being the task parameters other than dataset selectors
 (:func:`~bediscover_inspect.report.logs.variant_of`). Runs are paired on that key. Within a run pair the samples
-compared are those both logs were asked to run (``log.eval.dataset.sample_ids`` × epochs, so a candidate run on a
-subset is compared with the matching part of a full baseline), paired on (sample id, epoch).
+expected are those either log was asked to run (``log.eval.dataset.sample_ids`` × ``log.eval.config.epochs``),
+paired on (sample id, epoch): a candidate run on fewer samples or epochs than its baseline is incomplete.
 
 Completeness (exit 3, one line per missing thing). A run on one side only; a log that is unreadable, or ended with
 status ``error``, ``cancelled`` or ``started`` with no successful log of its run; two models or two generate
-settings with a log of the same run in one directory (never chosen between); a score value that is NaN or
-infinite; and more than ``max_missing`` samples (default 0) that one side was asked to run and that are missing,
-errored or unscored on either side. A value that is ``None`` (token counts the provider did not report) is
-not measured, not a problem: a note names the run, the side and the keys (:func:`unmeasured_notes`).
+settings with a log of the same run in one directory (never chosen between); a score value (scalar or in a value
+dict) that is NaN or infinite; and more than ``max_missing`` samples (default 0) that either side was asked to run
+and that are missing, not run (absent from a side's sample list), errored or unscored on a side. A value that is
+``None`` (token counts the provider did not report) is not measured, not a problem: a note names the run, the side
+and the keys (:func:`unmeasured_notes`).
 
 Refusal (exit 2). Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task
 version, other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode,
@@ -78,6 +79,7 @@ from .pairing import (
     CompareError,
     MismatchError,
     Pairing,
+    Run,
     RunPair,
     SampleRow,
     Scored,
@@ -115,9 +117,12 @@ it."""
 FORMATS = ("table", "markdown", "json")
 MEASURE_SETS = ("headline", "all")
 SIDES = ("baseline", "candidate")
-SAMPLE_PROBLEMS = ("missing", "errored", "unscored")
-"""What can be wrong with a sample a run was asked to run (tolerated up to ``max_missing``); a non-finite score
-value is never tolerated."""
+SAMPLE_PROBLEMS = ("missing", "errored", "unscored", "not run")
+"""What can be wrong with a sample expected of a run (tolerated up to ``max_missing``): in its log's sample list and
+absent from its results (``missing``), ended in error, unscored, or not in its log's sample list though the other
+run's list has it (``not run``). A non-finite score value is never tolerated."""
+
+NOT_RUN_CAUSES = "not in its log's sample list: --limit, --sample-id, a dataset selector, or removed from the log"
 
 
 # --------------------------------------------------------------------------------------- cells
@@ -185,7 +190,7 @@ class Coverage:
 
     Attributes:
         run_pairs: run pairs compared.
-        asked: samples (× epochs) both runs of a pair were asked to run, summed over run pairs.
+        asked: samples (× epochs) either run of a pair was asked to run, summed over run pairs.
         paired: of those, the samples usable on both sides (the rows of the cells).
         planned: per side, samples its compared runs were asked to run.
         problems: per side, per problem (:data:`SAMPLE_PROBLEMS` and ``non-finite``), the samples affected.
@@ -203,7 +208,7 @@ class Coverage:
 
     @property
     def unusable(self) -> int:
-        """Samples asked of both sides and not paired."""
+        """Samples asked of either side and not paired."""
         return self.asked - self.paired
 
 
@@ -419,17 +424,30 @@ def refuse_unlike(pairing: Pairing, allow_mismatch: bool) -> list[str]:
     return [f"compared despite a mismatch (--allow-mismatch): {p}" for p in pairing.problems]
 
 
-def _problem_of(row: SampleRow | None) -> str | None:
+def _problem_of(key: tuple[str, int], run: Run) -> str | None:
+    row = run.samples.get(key)
     if row is None:
-        return "missing"
+        return "missing" if key in run.planned else "not run"
     if row.error is not None:
         return "errored"
-    if not row.scores:
-        return "unscored"
-    finite = all(
-        math.isfinite(v) for score in row.scores.values() for v in score.value.values() if isinstance(v, float)
-    )
-    return None if finite else "non-finite"
+    if row.non_finite:
+        return "non-finite"
+    return None if row.scores else "unscored"
+
+
+def _example(key: tuple[str, int], run: Run, problem: str) -> str:
+    """A sample as a problem line names it: its id, its epoch from 2 on, and a non-finite score's values."""
+    name = key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})"
+    return f"{name}: {', '.join(run.samples[key].non_finite[:2])}" if problem == "non-finite" else name
+
+
+def _problem_line(side: str, run: Run, problem: str, names: Sequence[str], total: int) -> str:
+    what = {
+        "non-finite": "with a NaN or infinite score",
+        "not run": f"not run ({NOT_RUN_CAUSES})",
+    }.get(problem, problem)
+    example = ("; " if problem == "non-finite" else ", ").join(names[:3]) + (" …" if len(names) > 3 else "")
+    return f"{side} {run_name(run)}: {len(names)} of {total} samples {what} ({example}) in {run.path}"
 
 
 def _scorer_missing(row: SampleRow, other: SampleRow | None) -> str | None:
@@ -441,11 +459,12 @@ def _scorer_missing(row: SampleRow, other: SampleRow | None) -> str | None:
 
 
 def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
-    """Every sample both runs of each pair were asked to run, sorted into usable and not.
+    """Every sample either run of each pair was asked to run, sorted into usable and not.
 
     Returns:
         The :class:`Coverage` (one line per side, run and problem) and, per run pair (index in ``pairs``), the
-        sample keys usable on both sides: present, not errored, scored and every score value finite.
+        sample keys usable on both sides: in both logs' sample lists, present, not errored, scored and every
+        score value finite.
     """
     coverage = Coverage(run_pairs=len(pairs))
     usable: dict[int, list[tuple[str, int]]] = {}
@@ -457,14 +476,13 @@ def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[st
             found: dict[str, list[str]] = {}
             other = pair.candidate if run is pair.baseline else pair.baseline
             for key in pair.keys:
-                problem = _problem_of(run.samples.get(key)) or _scorer_missing(run.samples[key], other.samples.get(key))
+                problem = _problem_of(key, run) or _scorer_missing(run.samples[key], other.samples.get(key))
                 if problem is not None:
-                    found.setdefault(problem, []).append(key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})")
+                    found.setdefault(problem, []).append(_example(key, run, problem))
                     bad.add(key)
-            for problem, ids in found.items():
-                coverage.problems[side][problem] += len(ids)
-                example = ", ".join(ids[:3]) + (" …" if len(ids) > 3 else "")
-                line = f"{side} {run_name(run)}: {len(ids)} of {len(pair.keys)} samples {problem} ({example}) in {run.path}"
+            for problem, names in found.items():
+                coverage.problems[side][problem] += len(names)
+                line = _problem_line(side, run, problem, names, len(pair.keys))
                 coverage.lines["non-finite" if problem == "non-finite" else "tolerable"].append(line)
         usable[index] = [key for key in pair.keys if key not in bad]
         coverage.paired += len(usable[index])
@@ -623,7 +641,8 @@ def compare(
         measures: ``headline`` (the paper's main measures per dataset) or ``all``.
         allow_mismatch: compare unlike runs, with a warning per difference.
         require_identical: any paired sample whose score changed fails the gate, and the report lists them.
-        max_missing: samples asked of both sides that may be missing, errored or unscored (>= 0).
+        max_missing: samples asked of either side that may be missing, not run, errored or unscored on a side
+            (>= 0).
         allow_untested: cells with too few samples do not fail the gate.
 
     Raises:
@@ -643,6 +662,12 @@ def compare(
         notes += [f"tolerated (--max-missing {max_missing}): {line}" for line in coverage.lines["tolerable"]]
     for pair in pairing.pairs:
         a, b = pair.baseline, pair.candidate
+        declared = max(run.declared or 0 for run in (a, b))
+        if declared > len(pair.keys):
+            notes.append(
+                f"{run_name(a)}: {len(pair.keys)} of its task's {declared} samples compared; neither log lists the "
+                f"other {declared - len(pair.keys)} (--limit, --sample-id, or removed from both logs)"
+            )
         if a.model != b.model:
             notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
         if a.generate != b.generate:

@@ -107,7 +107,7 @@ def _summary(result: Comparison) -> list[str]:
     lines = [
         f"baseline {result.baseline} vs candidate {result.candidate}",
         f"compared: {coverage.run_pairs} run pairs ({', '.join(tasks) or 'none'}); {coverage.paired} of "
-        f"{coverage.asked} samples asked of both sides paired",
+        f"{coverage.asked} samples asked of either side paired",
         sides,
         f"{len(result.cells)} cells: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n),
         f"tests: {tests} (interval: Δ ± t·se, jackknife se); Holm correction over {s['holm_family']} cells at "
@@ -308,8 +308,8 @@ def add_arguments(parser: Any) -> None:
         "--max-missing",
         type=int,
         default=0,
-        help="samples asked of both sides that may be missing, errored or unscored before the comparison is "
-        "incomplete (exit 3; default %(default)s)",
+        help="samples asked of either side that may be missing, not run, errored or unscored on a side before the "
+        "comparison is incomplete (exit 3; default %(default)s)",
     )
     parser.add_argument(
         "--allow-untested",

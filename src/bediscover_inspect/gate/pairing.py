@@ -10,8 +10,9 @@ run); :func:`pair_runs` pairs runs on the run key and lists why unlike runs must
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,9 @@ class SampleRow:
     target: str
     scores: dict[str, Scored]
     error: str | None = None
+    non_finite: list[str] = field(default_factory=list)
+    """Each score value that is NaN or infinite, as ``"<scorer> <value>"`` (a scalar score) or ``"<scorer>
+    <name> <value>"`` (an entry of a value dict)."""
 
 
 @dataclass
@@ -67,7 +71,11 @@ class Run:
     generate: dict[str, Any]
     samples: dict[tuple[str, int], SampleRow]
     planned: frozenset[tuple[str, int]]
-    """(sample id, epoch) of every sample the eval was asked to run (``log.eval.dataset.sample_ids`` × epochs)."""
+    """(sample id, epoch) of every sample the eval was asked to run: its sample list (``log.eval.dataset.sample_ids``,
+    else the ids it holds) × ``log.eval.config.epochs``."""
+    declared: int | None
+    """Samples × epochs of the task's dataset (``log.eval.dataset.samples``), before ``--limit`` or
+    ``--sample-id``; ``None`` when the log does not say."""
 
     @property
     def key(self) -> tuple[str, str, str, int]:
@@ -87,20 +95,23 @@ def _run_of(path: str, log: Any) -> Run:
     for sample in log.samples or []:
         metadata = sample.metadata or {}
         scores: dict[str, Scored] = {}
+        non_finite: list[str] = []
         for name, score in (sample.scores or {}).items():
             if isinstance(score.value, dict):
                 answer = str(score.answer) if score.answer is not None else INVALID_ANSWER
                 scores[name] = Scored(dict(score.value), answer, str(metadata.get("gold", "")))
+                non_finite += [f"{name} {k} {v}" for k, v in score.value.items() if not _finite(v)]
+            elif not _finite(score.value):
+                non_finite.append(f"{name} {score.value}")
         target = sample.target if isinstance(sample.target, str) else json.dumps(sample.target)
         error = sample.error.message if sample.error is not None else None
         samples[(str(sample.id), int(sample.epoch))] = SampleRow(
-            str(sample.id), int(sample.epoch), _groups_of(metadata), target, scores, error
+            str(sample.id), int(sample.epoch), _groups_of(metadata), target, scores, error, non_finite
         )
-    sample_ids = getattr(log.eval.dataset, "sample_ids", None)
     epochs = getattr(log.eval.config, "epochs", None) or 1
-    planned = (
-        frozenset((str(i), e) for i in sample_ids for e in range(1, epochs + 1)) if sample_ids else frozenset(samples)
-    )
+    sample_ids = getattr(log.eval.dataset, "sample_ids", None) or sorted({i for i, _ in samples})
+    planned = frozenset((str(i), e) for i in sample_ids for e in range(1, epochs + 1))
+    declared = getattr(log.eval.dataset, "samples", None)
     data = {name: (entry or {}).get("actual_sha1") for name, entry in facts["data"].items()}
     return Run(
         path,
@@ -115,7 +126,14 @@ def _run_of(path: str, log: Any) -> Run:
         facts["generate"],
         samples,
         planned,
+        declared * epochs if declared is not None else None,
     )
+
+
+def _finite(value: Any) -> bool:
+    """False for a float score value that is NaN or infinite (other values, strings included, are not numbers to
+    check)."""
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def _parameters(log: Any) -> dict[str, Any]:
@@ -268,7 +286,8 @@ def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
 
 @dataclass
 class RunPair:
-    """A baseline run, its candidate run and the sample keys both were asked to run (sorted)."""
+    """A baseline run, its candidate run and the sample keys either was asked to run (sorted): a sample one run
+    was asked to run and the other was not is missing from the other."""
 
     baseline: Run
     candidate: Run
@@ -307,7 +326,7 @@ def _mismatches(pair: RunPair) -> list[str]:
             )
     if a.variant != b.variant:
         problems.append(f"{name}: other task variant: {_variant_difference(a, b)}")
-    if not pair.keys:
+    if not a.planned & b.planned:
         example_a = ", ".join(sorted(i for i, _ in a.planned)[:3])
         example_b = ", ".join(sorted(i for i, _ in b.planned)[:3])
         problems.append(
@@ -339,7 +358,7 @@ class Pairing:
 def pair_runs(baseline: Side, candidate: Side) -> Pairing:
     """Pair runs on (task, variant, reasoning, seed); then a run left on each side with the same (task,
     reasoning, seed) and another variant is paired with a problem "other task variant" (refused unless
-    ``--allow-mismatch``). Within a run pair the samples compared are those both logs were asked to run
+    ``--allow-mismatch``). Within a run pair the samples expected are those either log was asked to run
     (:attr:`Run.planned`), paired on (id, epoch)."""
     cand_by_key = {run.key: run for run in candidate.runs}
     pairs: list[RunPair] = []
@@ -349,7 +368,7 @@ def pair_runs(baseline: Side, candidate: Side) -> Pairing:
     for run in baseline.runs:
         if run.key in cand_by_key:
             other = cand_by_key[run.key]
-            pairs.append(RunPair(run, other, sorted(run.planned & other.planned)))
+            pairs.append(RunPair(run, other, sorted(run.planned | other.planned)))
     unpaired = []
     for run in left_a:
         same = [b for b in left_b if (b.task, b.reasoning, b.seed) == (run.task, run.reasoning, run.seed)]
@@ -358,7 +377,7 @@ def pair_runs(baseline: Side, candidate: Side) -> Pairing:
             and sum((a.task, a.reasoning, a.seed) == (run.task, run.reasoning, run.seed) for a in left_a) == 1
         ):
             left_b.remove(same[0])
-            pairs.append(RunPair(run, same[0], sorted(run.planned & same[0].planned)))
+            pairs.append(RunPair(run, same[0], sorted(run.planned | same[0].planned)))
         else:
             unpaired.append(f"baseline run {run_name(run)} [{run.variant}] has no candidate run ({run.path})")
     unpaired += [f"candidate run {run_name(run)} [{run.variant}] has no baseline run ({run.path})" for run in left_b]
