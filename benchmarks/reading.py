@@ -2,8 +2,9 @@
 
 The readers (label choice, sentence order, ToT answer dict, dialogue relations) must be linear in the answer's
 length; the inputs here are the shapes that make a backtracking pattern super-linear: a marker opener followed by a
-long white-space run (``<s`` + spaces, ``Answer`` + spaces, ``#`` + tabs), runs of one bracket, nested ``<think>``
-tags, a hedge or rejection cue before a long gap, unclosed list values repeated. A reader that is linear reads each
+long white-space run (``<s`` + spaces, ``Answer`` + spaces, ``#`` + tabs, ``</b`` + spaces), runs of one bracket,
+nested ``<think>`` tags, a hedge, rejection or tentative cue before a long gap, unclosed list values repeated, sentence
+markers among tentative words. A reader that is linear reads each
 100,000-character case in milliseconds; a quadratic one takes minutes.
 
     python benchmarks/reading.py                          # sizes 8,000 and 100,000, result in results/reading.json
@@ -47,6 +48,12 @@ def degenerate_inputs(size: int) -> dict[str, str]:
     cases["unclosed quoted values"] = '"answer": ",' * (size // 12)
     cases["relation, long gap"] = "QA_PAIR( 1 ," + " " * size
     cases["label words before brackets"] = "ELABORATION (1,5) " * (size // 18)
+    for opener in ("</b", "</s", "not", "hard to"):  # markup and closing-tag openers, tentative words
+        for name, ws in WHITESPACE.items():
+            cases[f"{opener!r} + {name} run"] = opener + ws * size + "x"
+    cases["markers with tentative words"] = "<s 1> may " * (size // 10)
+    cases["markers on one line, tentative at the end"] = "<s 1> " * (size // 6) + "may"
+    cases["markers with unclosed closing tags"] = "<s 1> </s " * (size // 10)
     return cases
 
 

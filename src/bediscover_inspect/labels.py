@@ -15,6 +15,15 @@ that a provider returns in separate content blocks is never read). Inside that t
   closes an inner span only, the text after it is still thinking, and the answer is empty (invalid, ``cut_off``):
   ``<think><think>…</think>Answer: BEFORE``.
 
+**Markup** (:func:`has_markup`, every task: label choice, ToT, dialogue relations, sentence order). An answer whose
+text (after the reasoning) holds an HTML closing tag — ``</p>``, ``</b>``, ``</div>``, ``</span>`` … of the HTML
+element names in :data:`MARKUP`, any case — or a control character (``\x00``–``\x1f`` but tab, line feed and
+carriage return; ``\x7f``) is **invalid** and counted (``markup``): ``<b>Answer:</b> BEFORE``, ``<p>Answer:
+valid</p>``, ``\x00Answer: BEFORE``. Such text was copied out of a web page, a chat template or a terminal; the
+prompt asked for a plain answer, and a reader cannot tell which part of the page the model meant. The tasks' own
+tags are no markup: ``</EVENT>`` (TimeBank-Dense documents), ``</s 3>`` (sentence ordering), ``</think>``
+(handled above), nor are XML answer tags such as ``</answer>``.
+
 **Label choice** (:func:`parse_label`). A *mention* is a label or one of its aliases written as a whole word
 (no letter or digit on either side), case-insensitively, with spaces, ``_`` and ``-`` interchangeable
 (``is included`` = ``IS_INCLUDED``); where several overlap, the longest wins. The layers, first that applies:
@@ -111,6 +120,22 @@ THINK_CLOSE = re.compile(r"</think\s*>", re.IGNORECASE)
 """A closing thinking tag; the answer starts after the last one."""
 
 _THINK_TAG = re.compile(r"<(/?)think\s*>", re.IGNORECASE)
+
+_HTML_ELEMENTS = (
+    "a|abbr|b|big|blockquote|body|center|code|dd|div|dl|dt|em|font|h[1-6]|head|html|i|kbd|li|mark|ol|p|pre|samp"
+    "|small|span|strike|strong|sub|sup|table|tbody|td|tfoot|th|thead|title|tr|tt|u|ul"
+)
+MARKUP = re.compile(rf"</(?:{_HTML_ELEMENTS})(?![\w-])[ \t]*>|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", re.IGNORECASE)
+"""An HTML closing tag of a common element (``</p>``, ``</b>``, ``</h2>`` …; not ``</s>``, the sentence-ordering
+and end-of-sequence tag) or a control character (module docstring, "Markup"). Its only repetition is one run of
+spaces and tabs after a fixed name, so a search is linear."""
+
+
+def has_markup(text: str) -> bool:
+    """Whether the answer text holds markup (:data:`MARKUP`; module docstring, "Markup"): then it is invalid."""
+    return MARKUP.search(text) is not None
+
+
 _SEPARATORS = re.compile(r"[\s_\-’'`]+")
 _NOISE = re.compile(r"[*#\"“”\[\]{}()<>|]|\\(?:boxed|text(?:bf|rm)?)\b|\\")
 _PREFIX = re.compile(
@@ -373,6 +398,7 @@ class ParsedLabel:
         rule: the layer that chose the label: ``"whole"``, ``"marker"``, ``"first_line"`` or ``"single"``;
             ``None`` when invalid.
         cut_off: the completion ends inside an unclosed ``<think>`` (:func:`final_text`).
+        markup: invalid because the answer holds markup (:func:`has_markup`).
     """
 
     label: str | None
@@ -381,6 +407,7 @@ class ParsedLabel:
     echo: bool = False
     rule: str | None = None
     cut_off: bool = False
+    markup: bool = False
 
     @property
     def invalid(self) -> bool:
@@ -553,6 +580,8 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
     """
     lookup, pattern = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())))
     final = final_text(completion)
+    if has_markup(final.text):
+        return ParsedLabel(None, cut_off=final.cut_off, markup=True)
     return _parse_label(final.text, labels, lookup, pattern, final.cut_off, continued=True)
 
 

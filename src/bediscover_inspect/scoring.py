@@ -40,8 +40,9 @@ def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, s
     Returns:
         The score: value keys as in the module docstring; ``answer`` the label read; ``explanation`` the
         completion; ``metadata`` the parse's ``rule`` (the layer of :func:`~bediscover_inspect.labels.parse_label`
-        that decided, ``None`` when invalid), ``candidates`` (labels named, in order), ``echo`` and ``cut_off``
-        (thinking cut off before the answer) flags.
+        that decided, ``None`` when invalid), ``candidates`` (labels named, in order), ``echo``, ``markup`` (the
+        answer holds markup: :func:`~bediscover_inspect.labels.has_markup`) and ``cut_off`` (thinking cut off
+        before the answer) flags.
 
     Raises:
         KeyError: the sample metadata has no ``gold``.
@@ -64,6 +65,7 @@ def label_score(state: TaskState, labels: Sequence[str], aliases: Mapping[str, s
             "rule": parsed.rule,
             "candidates": list(parsed.candidates),
             "echo": parsed.echo,
+            "markup": parsed.markup,
             "cut_off": parsed.cut_off,
         },
     )

@@ -124,3 +124,75 @@ ORDER_FORMS: tuple[tuple[str, Callable[[Sequence[int]], str], str], ...] = (
     ),
 )
 """Sentence-order answers, built from the gold order (1-based numbers)."""
+
+
+MARKUP_FORMS: tuple[Form, ...] = (
+    Form("bold answer field in HTML", lambda g, o, ls: f"<b>Answer:</b> {g}", "invalid"),
+    Form("answer in an HTML paragraph", lambda g, o, ls: f"<p>Answer: {g}</p>", "invalid"),
+    Form(
+        "answer in nested HTML",
+        lambda g, o, ls: f"<div><p>Having compared {o} with the rest, the label is <strong>{g}</strong>.</p></div>",
+        "invalid",
+    ),
+    Form("answer among control characters", lambda g, o, ls: f"\x00\x02Answer:\x07 {g}\x1b[0m", "invalid"),
+    Form("answer in XML answer tags", lambda g, o, ls: f"<answer>{g}</answer>", "gold"),
+    Form(
+        "answer after quoted event tags",
+        lambda g, o, ls: f"The event <EVENT e1>left</EVENT> is not {o} here.\nAnswer: {g}",
+        "gold",
+    ),
+)
+"""Label answers in markup (the rule of every task: :func:`bediscover_inspect.labels.has_markup`); XML answer
+tags and the documents' own event tags are no markup."""
+
+
+HEDGED_ORDER_FORMS: tuple[tuple[str, Callable[[Sequence[int]], str], str], ...] = (
+    (
+        "analysis with modals, never commits",
+        lambda order: (
+            f"<s {order[1]}> might come before <s {order[0]}>, though <s {order[2]}> could also open the paragraph; "
+            "without more context it is hard to say."
+        ),
+        "invalid",
+    ),
+    (
+        "tentative order, not sure",
+        lambda order: f"Perhaps <s {order[0]}> opens it, and <s {order[1]}> may follow <s {order[2]}>. I am not sure.",
+        "invalid",
+    ),
+    (
+        "analysis, then the order stated",
+        lambda order: (
+            f"<s {order[1]}> might come before <s {order[0]}>, though <s {order[2]}> could also open it.\n"
+            f"Having weighed both, the order is {_markers(order)}."
+        ),
+        "gold",
+    ),
+    (
+        "analysis, then the order in the last sentence",
+        lambda order: (
+            f"<s {order[1]}> could come first, and <s {order[0]}> might open it too. "
+            f"The paragraph reads {_markers(order)}."
+        ),
+        "gold",
+    ),
+    (
+        "analysis, then a concluding sentence",
+        lambda order: (
+            f"<s {order[1]}> might open it, or <s {order[0]}> could. So, the paragraph reads {_markers(order)}."
+        ),
+        "gold",
+    ),
+    (
+        "committed order in prose",
+        lambda order: "First " + ", then ".join(f"<s {k}>" for k in order) + ".",
+        "gold",
+    ),
+    (
+        "reordered sentences quoted with a modal inside",
+        lambda order: "\n".join(f"<s {k}> This step may matter for case {k}. </s {k}>" for k in order),
+        "gold",
+    ),
+    ("order in an HTML paragraph", lambda order: f"<p>{_markers(order)}</p>", "invalid"),
+)
+"""Sentence-order answers that analyse before (or without) committing, and one in markup."""

@@ -3,31 +3,42 @@ sample gets one form, and each is read as a careful reader reads it (the gold la
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Sequence
 
-from tests.shared.reading_forms import LABEL_FORMS
+import pytest
+from inspect_ai.scorer import Score
+
+from tests.shared.reading_forms import LABEL_FORMS, Form
 from tests.shared.test_answer_extraction_e2e import LABEL_TASKS, _other, _run, _state
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 
 
-@pytest.mark.parametrize(("make_task", "dataset", "labels", "gold_of"), LABEL_TASKS)
-def test_every_label_form_is_read_as_a_careful_reader_reads_it(tmp_path, make_task, dataset, labels, gold_of):
+def check_label_forms(tmp_path, task, labels, gold_of, forms: Sequence[Form]) -> list[tuple[Form, Score]]:
+    """Run ``task`` with one form per sample; assert each is read as its ``expect`` says; the (form, score) pairs."""
     given: dict[object, int] = {}
 
     def respond(messages):
         state = _state()
-        form = LABEL_FORMS[given.setdefault(state.sample_id, len(given))]
+        form = forms[given.setdefault(state.sample_id, len(given))]
         gold = gold_of(state)
         return form.write(gold, _other(labels, gold), labels)
 
-    log = _run(tmp_path, make_task(), respond, limit=len(LABEL_FORMS))
-    assert len(given) == len(LABEL_FORMS)
+    log = _run(tmp_path, task, respond, limit=len(forms))
+    assert len(given) == len(forms)
+    read = []
     for sample in log.samples:
-        form = LABEL_FORMS[given[sample.id]]
+        form = forms[given[sample.id]]
         [score] = [s for s in sample.scores.values() if s is not None and s.metadata]
         expected = (1.0, 0.0) if form.expect == "gold" else (0.0, 1.0)
         assert (score.value["accuracy"], score.value["invalid"]) == expected, (form.name, score.answer)
+        read.append((form, score))
+    return read
+
+
+@pytest.mark.parametrize(("make_task", "dataset", "labels", "gold_of"), LABEL_TASKS)
+def test_every_label_form_is_read_as_a_careful_reader_reads_it(tmp_path, make_task, dataset, labels, gold_of):
+    check_label_forms(tmp_path, make_task(), labels, gold_of, LABEL_FORMS)
 
 
 def test_sentence_ordering_echo_of_the_prompt_is_invalid_and_counted(tmp_path):

@@ -7,7 +7,9 @@ Terms (SDRT dialogue parsing): an EDU / turn is one numbered utterance ``j. spea
 Answer parsing rule (the only one used, for the solver's own structure and for scoring alike):
 
 1. only the final completion is read, and of it only the text after the last ``</think>``, cut at an unclosed
-   ``<think>`` (:func:`labels.final_text`); markdown emphasis, ``#`` and back-ticks are dropped;
+   ``<think>`` (:func:`labels.final_text`); markdown emphasis, ``#`` and back-ticks are dropped; an answer that
+   holds markup (an HTML closing tag or a control character: :func:`labels.has_markup`, the rule of every task)
+   is read as usual but every relation read from it is **invalid** (``markup``);
 2. every ``LABEL ( x , y )`` with integer x, y is a *relation* (spaces, case, ``-`` / ``_`` / spaces inside
    the label are free; the label is the last one to three words of letters, ``_`` and ``-`` before the
    bracket, the longest tail of them that names a label of the set, else the last word). A *block* is a run of relations with nothing
@@ -70,6 +72,7 @@ from bediscover_inspect.labels import (
     continuation_start,
     copies_prompt,
     final_text,
+    has_markup,
     in_conclusion,
     marked,
     marker_ends,
@@ -151,6 +154,7 @@ class ParsedTurn:
             block, rejected ones).
         cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
         echo: the answer copies its turn's prompt (module rule 6): nothing valid, every relation read invalid.
+        markup: the answer holds markup (module rule 1): nothing valid, every relation read invalid.
     """
 
     valid: tuple[Relation, ...] = ()
@@ -160,6 +164,7 @@ class ParsedTurn:
     ignored: int = 0
     cut_off: bool = False
     echo: bool = False
+    markup: bool = False
 
 
 def _label_of(words: list[str], allowed: set[str]) -> tuple[str, int]:
@@ -275,12 +280,13 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
     stop = continuation_start(text, found[0].end) if found else None
     in_answer = found if stop is None else [r for r in found if r.end <= stop]
     chosen, rule = _answer_relations(text if stop is None else text[:stop], in_answer)
+    markup = has_markup(final.text)
     valid: list[Relation] = []
     seen: set[Relation] = set()
     invalid: list[str] = []
     for item in chosen:
         x, y = _edu_id(item.x_digits), _edu_id(item.y_digits)
-        if item.label not in allowed or y != new_turn or not valid_parent(x, new_turn, n_edus):
+        if markup or item.label not in allowed or y != new_turn or not valid_parent(x, new_turn, n_edus):
             raw = item.raw
             invalid.append(raw if len(raw) <= MAX_INVALID_CHARS else raw[:MAX_INVALID_CHARS] + "…")
             continue
@@ -289,7 +295,8 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
         if relation not in seen:
             seen.add(relation)
             valid.append(relation)
-    return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, len(found) - len(chosen), final.cut_off)
+    ignored = len(found) - len(chosen)
+    return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, ignored, final.cut_off, markup=markup)
 
 
 def as_echo(parsed: ParsedTurn) -> ParsedTurn:

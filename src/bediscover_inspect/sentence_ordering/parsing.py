@@ -1,7 +1,9 @@
 """Reading a sentence order out of a model answer (Task 4).
 
 Only the final completion is read, and of it only the text after the last ``</think>``, cut at an unclosed
-``<think>`` (:func:`labels.final_text`). Then, first rule that applies:
+``<think>`` (:func:`labels.final_text`). An answer that holds markup — an HTML closing tag or a control character
+(:func:`labels.has_markup`, the rule of every task; the sentence tags ``</s 3>`` are no markup) — is **invalid**.
+Then, first rule that applies:
 
 1. ``markers`` — the paper's format (Appendix B.4, §6.1 "text-to-marker"): the sequence of opening markers in
    order of appearance, anywhere in the answer — or, when an answer marker stands right before a marker (the
@@ -30,7 +32,13 @@ Only the final completion is read, and of it only the text after the last ``</th
    not items.
    A concluding sentence (opened by a conclusion cue, :data:`labels.CONCLUSION`: ``So, the paragraph reads
    <s 2> <s 1> <s 3>.``) marks the markers after its cue as an answer marker does. Two markers joined by ``or``
-   (``<s 2> or <s 1> could open it``) are a hedge: the answer is **invalid**. A model that continues a few-shot
+   (``<s 2> or <s 1> could open it``) are a hedge: the answer is **invalid**. Markers read from prose (no
+   answer marker, no conclusion cue) must be a committed statement: when a sentence holding one of them is
+   tentative (:data:`TENTATIVE`: ``might``, ``could``, ``may``, ``perhaps``, ``possibly``, ``maybe``,
+   ``not sure``, ``hard to say`` …: ``<s 2> might come before <s 1>, though <s 3> could also open it``), the
+   answer is an analysis that never commits and is **invalid** — unless its last sentence holding markers is
+   not tentative and holds two or more of them (``… The paragraph reads <s 3> <s 2> <s 1>.``): then that
+   sentence's markers are the order. A model that continues a few-shot
    pattern (a new question line, :data:`labels.CONTINUATION`, after the first marker) is read up to that line.
 3. Otherwise the answer is **invalid**: no ids (the empty sequence is scored, 0 everywhere, LUMR 1) and counted.
 
@@ -52,10 +60,11 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from ..labels import ANSWER_MARKER, conclusion_ends, continuation_start, copies_prompt, final_text
+from ..labels import ANSWER_MARKER, conclusion_ends, continuation_start, copies_prompt, final_text, has_markup
 
 MARKER = re.compile(r"(?<![/\w])[<\[(]\s*s\s*(?:[-_]\s*)?(\d{1,4})\s*[>\])]", re.IGNORECASE)
 """Opening sentence marker ``<s n>`` and its lenient variants (closing ``</s n>`` excluded)."""
@@ -101,11 +110,13 @@ class ParsedOrder:
         format: the rule that read it (one of :data:`FORMATS`; ``"markers"`` is the paper's), ``None`` when
             invalid.
         cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
+        markup: invalid because the answer holds markup (:func:`labels.has_markup`).
     """
 
     ids: tuple[int, ...] = ()
     format: str | None = None
     cut_off: bool = False
+    markup: bool = False
 
     @property
     def invalid(self) -> bool:
@@ -213,6 +224,65 @@ def _last_marked_order(text: str) -> int:
 
 _BREAK = re.compile(r"[.!?\n]")
 
+TENTATIVE = re.compile(
+    r"(?<![^\W_])(?:might|could|may|perhaps|possibly|maybe|unclear|uncertain|not[ \t]+(?:sure|certain|clear)"
+    r"|hard[ \t]+to[ \t]+(?:say|tell)|difficult[ \t]+to[ \t]+(?:say|tell))(?![^\W_])",
+    re.IGNORECASE,
+)
+"""A word that makes a sentence tentative (rule 2: prose markers in such a sentence state no order)."""
+
+
+_CLOSING = re.compile(r"</\s*s\s*(?:[-_]\s*)?\d{1,4}\s*>", re.IGNORECASE)
+_LINE_LEAD = re.compile(r"[ \t]*(?:[-*•+][ \t]+|\d{1,3}[.)][ \t]+)?")
+
+
+def _content_spans(text: str, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Spans of sentence text that the answer quotes after a marker, in order and disjoint: up to the closing tag
+    ``</s n>`` that follows the marker before the next one, or, for a marker that opens its line (after a bullet
+    or list number) with no other marker on the line, the rest of the line."""
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    spans = []
+    for i, marker in enumerate(found):
+        limit = found[i + 1].start() if i + 1 < len(found) else len(text)
+        closing = _CLOSING.search(text, marker.end(), limit)
+        if closing is not None:
+            spans.append((marker.end(), closing.start()))
+            continue
+        line = bisect_right(newlines, marker.start())
+        line_start = newlines[line - 1] + 1 if line > 0 else 0
+        line_end = newlines[line] if line < len(newlines) else len(text)
+        if limit >= line_end and _LINE_LEAD.fullmatch(text, line_start, marker.start()):
+            spans.append((marker.end(), line_end))
+    return spans
+
+
+def _committed(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The markers read from prose (rule 2): all of them when no sentence holding one is tentative; else the
+    markers of the last such sentence if it is not tentative and holds two or more; else none. A tentative word
+    inside quoted sentence text (:func:`_content_spans`) does not count. One scan each for sentence breaks and
+    tentative words, then a bisect per marker and per word."""
+    cues = [m.start() for m in TENTATIVE.finditer(text)]
+    if not found or not cues:
+        return found
+    spans = _content_spans(text, found)
+    starts = [a for a, _ in spans]
+    cues = [c for c in cues if not (0 <= (k := bisect_right(starts, c) - 1) and c < spans[k][1])]
+    breaks = [m.start() for m in _BREAK.finditer(text)]
+    sentences: dict[int, list[re.Match[str]]] = {}
+    for marker in found:
+        sentences.setdefault(bisect_right(breaks, marker.start()), []).append(marker)
+
+    def tentative(index: int) -> bool:
+        start = breaks[index - 1] if index > 0 else 0
+        end = breaks[index] if index < len(breaks) else len(text)
+        i = bisect_left(cues, start)
+        return i < len(cues) and cues[i] < end
+
+    if not any(tentative(index) for index in sentences):
+        return found
+    last = max(sentences)
+    return sentences[last] if not tentative(last) and len(sentences[last]) >= 2 else []
+
 
 def echoes_sentences(text: str, ids: tuple[int, ...], prompt: str) -> bool:
     """Whether an answer read as ``ids`` is an echo of the prompt's tagged sentences: the order read is the order
@@ -235,6 +305,8 @@ def parse_order(completion: str | None) -> ParsedOrder:
     """
     final = final_text(completion)
     text = final.text
+    if has_markup(text):
+        return ParsedOrder((), None, final.cut_off, markup=True)
     first = MARKER.search(text)
     stop = continuation_start(text, first.end()) if first is not None else None
     if stop is not None:
@@ -243,6 +315,8 @@ def parse_order(completion: str | None) -> ParsedOrder:
     found = list(MARKER.finditer(text, start))
     if any(_OR_GAP.fullmatch(text, a.end(), b.start()) for a, b in zip(found, found[1:])):
         return ParsedOrder((), None, final.cut_off)  # a hedge between two orders: no order stated
+    if start == 0:
+        found = _committed(text, found)
     markers = [int(m.group(1)) - 1 for m in found]
     if markers:
         return ParsedOrder(tuple(markers), PAPER_FORMAT, final.cut_off)

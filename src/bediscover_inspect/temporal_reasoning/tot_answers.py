@@ -19,15 +19,15 @@ Reading a model answer (:func:`parse_tot_answer`), rules documented in the READM
    (``{"answer": 352 BC}``, ``{"unordered_list": [Kyle, Jason]}``).
 3. **Template placeholders and markup are no answer.** A field whose value still holds a ``<…>`` slot copied
    from the instruction (``{"answer": <year> <era>}``, ``{"unordered_list": [<name1>, <name2>]}``, ``"<date>"``;
-   see :func:`is_placeholder`), or an HTML / XML closing tag or a control character (``Answer: BEFORE</p>``,
-   ``\x00Answer: BEFORE``; see :func:`is_markup`), is dropped from its candidate, as if absent; ``notes`` says
-   ``placeholder`` / ``markup``.
+   see :func:`is_placeholder`) is dropped from its candidate, as if absent; ``notes`` says ``placeholder``. An
+   answer that holds markup anywhere — an HTML closing tag or a control character (``<p>Answer: BEFORE</p>``,
+   ``\x00Answer: BEFORE``; the rule of every task, :func:`labels.has_markup`) — is **invalid**; ``notes`` says
+   ``markup``.
 4. Among the dict candidates the one holding most of the expected keys wins; ties go to the **last** one
    (models restate the format first and answer last). No candidate with an expected key: ``"key": value``
-   fragments without braces are tried (placeholder and markup values skipped too; a value is a ``[…]`` list, a
+   fragments without braces are tried (placeholder values skipped too; a value is a ``[…]`` list, a
    quoted string, else the text up to the next ``,``, line break or ``}``). Still nothing: the answer is
-   **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` / ``markup`` when only such values were
-   found.
+   **invalid** (scored wrong, counted); ``notes`` says ``placeholder`` when only such values were found.
 5. **A cut-off answer is invalid.** When the text ends inside an unclosed ``{`` whose own level (outside the
    balanced spans nested in it) holds an expected key, and the value of the last such key is unfinished —
    an opening quote or ``[`` never closed, or a bare value running to the end of the text on its line
@@ -59,7 +59,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..labels import continuation_start, final_text
+from ..labels import continuation_start, final_text, has_markup
 
 UNORDERED_KEYS: frozenset[str] = frozenset({"unordered_list"})
 """Gold keys whose list value is compared as a multiset (instruction: "an unordered list of …")."""
@@ -78,7 +78,6 @@ MAX_CANDIDATES = 256
 """At most this many candidate spans are read: the shallowest, within a depth the last by opening brace."""
 
 _FRAGMENT_KEY = r"(?<![\w])[\"']?{key}[\"']?\s*[:=]\s*"
-_MARKUP = re.compile(r"</[A-Za-z][\w-]*\s*>|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -95,8 +94,9 @@ class ParsedTotAnswer:
     source: str = "none"
     candidates: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
-    """``"placeholder"``: a template placeholder value was seen and ignored (rule 3); ``"cut_off"``: the text
-    ends inside an unfinished answer value (rule 5), so the answer is invalid."""
+    """``"placeholder"``: a template placeholder value was seen and ignored (rule 3); ``"markup"``: the answer
+    holds markup (rule 3), so it is invalid; ``"cut_off"``: the text ends inside an unfinished answer value
+    (rule 5), so the answer is invalid."""
 
     @property
     def invalid(self) -> bool:
@@ -211,11 +211,10 @@ def is_placeholder(value: Any) -> bool:
 
 
 def is_markup(value: Any) -> bool:
-    """True for a value holding an HTML / XML closing tag (``BEFORE</p>``) or a control character
-    (``\\x00``-``\\x1f`` but tab and line breaks, ``\\x7f``), or a list with such an item: text copied out of
-    markup or a terminal, not an answer value (rule 3). No gold has one."""
+    """True for a value holding markup (:func:`labels.has_markup`: an HTML closing tag such as ``BEFORE</p>``, or a
+    control character), or a list with such an item (rule 3). No gold has one."""
     if isinstance(value, str):
-        return _MARKUP.search(value) is not None
+        return has_markup(value)
     if isinstance(value, (list, tuple)):
         return any(is_markup(item) for item in value)
     return False
@@ -375,22 +374,23 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     stop = continuation_start(text, first.end()) if first is not None else None
     if stop is not None:
         text = text[:stop]
+    if has_markup(text):
+        return ParsedTotAnswer(None, "none", 0, ("markup",))
     spans = _brace_spans(text)
     if expected_keys and is_cut_off(text, expected_keys):
         return ParsedTotAnswer(None, "none", len(spans), ("cut_off",))
     best: tuple[int, int, dict[str, Any], str] | None = None
-    placeholder = markup = False
+    placeholder = False
     for order, span in enumerate(spans):
         value, source = _read_span(span)
         if not value:
             continue
-        answered = {k: v for k, v in value.items() if not is_placeholder(v) and not is_markup(v)}
+        answered = {k: v for k, v in value.items() if not is_placeholder(v)}
         placeholder = placeholder or any(is_placeholder(v) for v in value.values())
-        markup = markup or any(is_markup(v) for v in value.values())
         overlap = _key_overlap(answered, expected)
         if overlap and (best is None or (overlap, order) >= (best[0], best[1])):
             best = (overlap, order, answered, source)
-    notes = (("placeholder",) if placeholder else ()) + (("markup",) if markup else ())
+    notes = ("placeholder",) if placeholder else ()
     if best is not None:
         return ParsedTotAnswer(best[2], best[3], len(spans), notes)
     fragment: dict[str, Any] = {}
@@ -400,8 +400,6 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
             value = _lenient_value(raw)
             if is_placeholder(value):
                 notes = tuple(dict.fromkeys((*notes, "placeholder")))
-            elif is_markup(value):
-                notes = tuple(dict.fromkeys((*notes, "markup")))
             else:
                 fragment[key] = value
                 break
