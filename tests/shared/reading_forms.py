@@ -193,6 +193,13 @@ HEDGED_ORDER_FORMS: tuple[tuple[str, Callable[[Sequence[int]], str], str], ...] 
         lambda order: "\n".join(f"<s {k}> This step may matter for case {k}. </s {k}>" for k in order),
         "gold",
     ),
+    (
+        "order first, tentative explanation after",
+        lambda order: (
+            f"{_markers(order)}\n\n<s {order[1]}> could follow <s {order[0]}> because it picks up its last idea."
+        ),
+        "gold",
+    ),
     ("order in an HTML paragraph", lambda order: f"<p>{_markers(order)}</p>", "invalid"),
 )
 """Sentence-order answers that analyse before (or without) committing, and one in markup."""

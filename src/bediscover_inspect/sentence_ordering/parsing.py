@@ -37,8 +37,9 @@ Then, first rule that applies:
    tentative (:data:`TENTATIVE`: ``might``, ``could``, ``may``, ``perhaps``, ``possibly``, ``maybe``,
    ``not sure``, ``hard to say`` …: ``<s 2> might come before <s 1>, though <s 3> could also open it``), the
    answer is an analysis that never commits and is **invalid** — unless its last sentence holding markers is
-   not tentative and holds two or more of them (``… The paragraph reads <s 3> <s 2> <s 1>.``): then that
-   sentence's markers are the order. A model that continues a few-shot
+   not tentative and holds two or more of them (``… The paragraph reads <s 3> <s 2> <s 1>.``), or the answer
+   opens with such a sentence (``<s 3> <s 2> <s 1>`` then a tentative explanation): then that sentence's markers
+   are the order. A model that continues a few-shot
    pattern (a new question line, :data:`labels.CONTINUATION`, after the first marker) is read up to that line.
 3. Otherwise the answer is **invalid**: no ids (the empty sequence is scored, 0 everywhere, LUMR 1) and counted.
 
@@ -258,7 +259,8 @@ def _content_spans(text: str, found: list[re.Match[str]]) -> list[tuple[int, int
 
 def _committed(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
     """The markers read from prose (rule 2): all of them when no sentence holding one is tentative; else the
-    markers of the last such sentence if it is not tentative and holds two or more; else none. A tentative word
+    markers of the last such sentence if it is not tentative and holds two or more, else those of the first if the
+    answer opens with it and it is not tentative and holds two or more; else none. A tentative word
     inside quoted sentence text (:func:`_content_spans`) does not count. One scan each for sentence breaks and
     tentative words, then a bisect per marker and per word."""
     cues = [m.start() for m in TENTATIVE.finditer(text)]
@@ -280,8 +282,11 @@ def _committed(text: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
 
     if not any(tentative(index) for index in sentences):
         return found
-    last = max(sentences)
-    return sentences[last] if not tentative(last) and len(sentences[last]) >= 2 else []
+    for index in (max(sentences), min(sentences)):  # the last sentence states the order, or the answer opens with it
+        opens = index == max(sentences) or not text[: found[0].start()].strip()
+        if opens and not tentative(index) and len(sentences[index]) >= 2:
+            return sentences[index]
+    return []
 
 
 def echoes_sentences(text: str, ids: tuple[int, ...], prompt: str) -> bool:
