@@ -9,7 +9,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, cast
 
+from inspect_ai import Task
+from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -58,3 +61,24 @@ def assert_sha1_warning() -> Iterator[None]:
     finally:
         logger.removeHandler(handler)
     assert any("differs from the pinned" in r.getMessage() for r in records), [r.getMessage() for r in records]
+
+
+def model_input(task: Task, sample: Sample) -> list[ChatMessage]:
+    """The messages a sample's model call gets: the sample's input after the task's first solver, the one that
+    puts the task's system prompt before it (:func:`bediscover_inspect.messages.system_prompt`)."""
+    import asyncio
+
+    from inspect_ai.model import ChatMessageUser, ModelName
+
+    messages: list[ChatMessage] = (
+        [ChatMessageUser(content=sample.input)] if isinstance(sample.input, str) else list(sample.input)
+    )
+    state = TaskState(
+        ModelName("mockllm/model"), sample.id or "", 1, sample.input, messages, metadata=dict(sample.metadata or {})
+    )
+    first = cast(Sequence[Solver], task.solver)[0]  # the task's solver chain
+
+    async def generate(state: TaskState, **kwargs: Any) -> TaskState:
+        raise AssertionError("the system prompt solver does not generate")
+
+    return asyncio.run(first(state, generate)).messages

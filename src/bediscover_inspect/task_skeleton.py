@@ -11,13 +11,16 @@ module adds the rest::
         Args:
             dataset: <the task's own parameters>
         \"\"\"
-        return TaskParts(load_dataset(dataset, **shared.loading), scorer=sentence_ordering_scorer())
+        return TaskParts(
+            load_dataset(dataset, **shared.loading), scorer=sentence_ordering_scorer(), system_prompt=SYSTEM_PROMPT
+        )
 
 :func:`suite_task` gives the function the shared parameters (:data:`SHARED_PARAMETERS`: ``subset``, ``data_dir``,
 ``reasoning``, ``presets``, ``per_dataset``) after its own, and their docs (:data:`SHARED_DOCS`) after its own
 ``Args:``; it resolves ``reasoning`` and ``presets`` into the generation preset (:func:`.presets.task_generation`)
-before the task loads anything, and builds the ``Task``: the body's dataset and scorer, its solver (default: one
-generate with the thinking switch, :func:`.thinking.generate_with_thinking`), the preset as the task's generate
+before the task loads anything, and builds the ``Task``: the body's dataset and scorer, its solver chain (the
+task's system prompt, :func:`.messages.system_prompt`, then the body's solver, by default one generate with the
+thinking switch, :func:`.thinking.generate_with_thinking`), the preset as the task's generate
 config, :func:`.metrics.pooled_epochs`, :data:`VERSION`, and the task metadata (:func:`.metadata.task_metadata`)
 whose ``parameters`` are every parameter of the signature as bound, defaults included.
 
@@ -42,6 +45,7 @@ from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Solver
 
 from .data import LoadedDataset, check_per_dataset
+from .messages import SystemPrompts, system_prompt
 from .metadata import task_metadata
 from .metrics import pooled_epochs
 from .presets import TaskGeneration, reasoning_flag, task_generation
@@ -108,7 +112,9 @@ class TaskParts:
     Attributes:
         loaded: the samples and the files they came from (:func:`bediscover_inspect.data.load_samples`).
         scorer: the task's scorer(s).
-        solver: the solver; ``None``: one generate with the thinking switch.
+        system_prompt: the task's system prompt (Appendix B), one text or one per dataset; the first solver of the
+            chain inserts it (:func:`.messages.system_prompt`), so ``Sample.input`` holds only the user prompt.
+        solver: the solver after the system prompt; ``None``: one generate with the thinking switch.
         parameters: the task's own parameters as resolved, where that differs from what was given (e.g. language
             names as ISO codes); ``dataset`` is always recorded as the datasets loaded.
         metadata: task-metadata keys of the task's own, added to (or replacing) the suite's.
@@ -116,6 +122,7 @@ class TaskParts:
 
     loaded: LoadedDataset
     scorer: Scorer | list[Scorer]
+    system_prompt: SystemPrompts
     solver: Solver | list[Solver] | None = None
     parameters: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -176,9 +183,10 @@ def suite_task(body: TaskBody | None = None, /, *, selectors: Sequence[str] = (D
             metadata = task_metadata(
                 name, parts.loaded.files, parameters | parts.parameters, selectors=selectors, generation=generation
             )
+            solver = parts.solver if parts.solver is not None else generate_with_thinking(reasoning)
             return Task(
                 dataset=parts.loaded.dataset,
-                solver=parts.solver if parts.solver is not None else generate_with_thinking(reasoning),
+                solver=[system_prompt(parts.system_prompt), *(solver if isinstance(solver, list) else [solver])],
                 scorer=parts.scorer,
                 config=generation.config,
                 epochs=pooled_epochs(),

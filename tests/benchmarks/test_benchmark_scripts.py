@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import model_input
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -26,8 +28,10 @@ def bench_modules(monkeypatch):
 
 
 def _first_messages(task, n: int = 40) -> list[list[dict[str, str]]]:
-    """The first ``n`` samples' input messages of a built task, in OpenAI chat format."""
-    return [[{"role": m.role, "content": m.text} for m in sample.input] for sample in list(task.dataset)[:n]]
+    """The messages the model gets for the first ``n`` samples of a built task, in OpenAI chat format."""
+    return [
+        [{"role": m.role, "content": m.text} for m in model_input(task, sample)] for sample in list(task.dataset)[:n]
+    ]
 
 
 def _listed(system: str, after: str) -> set[str]:

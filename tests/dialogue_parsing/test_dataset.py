@@ -104,7 +104,7 @@ def test_system_prompts_verbatim_from_paper() -> None:
 
 def test_user_prompt_fields(single: dict) -> None:
     record_7 = single["stac"][6]
-    user = record_7.input[1].text
+    user = record_7.input
     assert user.startswith("## Context:\n\n0. Gaeilgeoir: anyone have clay? :)\n1. Gaeilgeoir: I have wheat and wood\n")
     structure = "ELABORATION(0,1) QA_PAIR(0,2) QA_PAIR(0,3) COMMENT(3,4) QA_PAIR(0,5) ELABORATION(5,6)"
     assert f"\n\n## Structure:\n\n{structure}\n\n" in user
@@ -126,7 +126,7 @@ def test_gold_fed_incremental_prompts_equal_single_turn_prompts(
 
     One known exception: Molweni 5032_09, whose data ``context`` skips EDU 8 (a glitch of the file).
     """
-    expected = {s.id: s.input[1].text for s in single[dataset]}
+    expected = {s.id: s.input for s in single[dataset]}
     differing, collapsed = [], 0
     for sample in incremental[dataset]:
         gold = {t["turn"]: t["gold"] for t in sample.metadata["turns"]}

@@ -6,7 +6,9 @@ import pytest
 
 from bediscover_inspect.discourse_markers import prompts
 from bediscover_inspect.discourse_markers.dataset import load_dataset
+from bediscover_inspect.discourse_markers.task import discourse_markers
 from tests.conftest import PAPER_TEXT
+from tests.helpers import model_input
 
 # order of the blocks in Table 8 (each closed by a "(for ... dataset)" line)
 TABLE8_ORDER = [
@@ -76,9 +78,9 @@ FAMILY = {"just-manual_000": "just", "just-subtitle_100": "just", "otherwise_000
 @pytest.mark.parametrize("sample_id", sorted(RENDERED_TEXT))
 def test_rendered_messages_of_one_record_per_dataset_and_style(table8, style, sample_id):
     dataset = sample_id.rsplit("_", 1)[0]
-    samples = load_dataset([dataset], prompt=style).dataset
-    sample = next(s for s in samples if s.id == sample_id)
-    system, user = sample.input
+    task = discourse_markers(dataset=dataset, prompt=style, presets="none")
+    sample = next(s for s in task.dataset if s.id == sample_id)
+    system, user = model_input(task, sample)
     family = FAMILY[sample_id]
     assert system.role == "system" and system.content == table8[("system", family)][0]
     expected = [RENDERED_TEXT[sample_id] if p == "<TEXT>" else p for p in table8[(style, family)]]
@@ -88,7 +90,7 @@ def test_rendered_messages_of_one_record_per_dataset_and_style(table8, style, sa
 
 def test_otherwise_def_exp_user_message_in_full():
     samples = load_dataset(["otherwise"], prompt="def+exp").dataset
-    user = samples[2].input[1].content
+    user = samples[2].input
     assert user.startswith(
         "Here are the main functions of ‘Otherwise’ along with their definition and examples. Arg1 and Arg2 are "
         "placed within square brackets:\n\nConsequence: If the situation in Arg1 doesn’t occur, the situation in "

@@ -151,7 +151,7 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     by_text = {}
     task = discourse_markers(dataset="just-manual")
     for sample in task.dataset:
-        by_text[sample.input[1].content] = _manual_answer(sample.metadata["record_id"])
+        by_text[sample.input] = _manual_answer(sample.metadata["record_id"])
 
     def respond(messages):
         return by_text[messages[-1].text]

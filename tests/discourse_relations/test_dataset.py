@@ -180,8 +180,8 @@ def test_record_to_sample_direction_unknown_for_thai(data_root):
     path = data_root / "dr" / "disrpt25" / "tha.pdtb.tdtb" / "test_id.json"
     record = json.loads(path.read_text(encoding="utf-8"))[0]
     sample = record_to_sample(record, "tha.pdtb.tdtb", str(path), 0)
-    assert "## Language:\ntha\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input[-1].text
-    assert "## Direction:\nUnknown.\n" in sample.input[-1].text
+    assert "## Language:\ntha\n\n## Corpus:\ntdtb\n\n## Framework:\npdtb\n" in sample.input
+    assert "## Direction:\nUnknown.\n" in sample.input
     assert sample.metadata["language"] == "tha" and sample.metadata["framework"] == "pdtb"
 
 
@@ -193,6 +193,6 @@ def test_mirror_copy_is_not_modified(tmp_path, data_root):
     shutil.copy(source, target)
     a = discourse_relations(dataset="spa.rst.sctb", data_dir=str(tmp_path))
     b = discourse_relations(dataset="spa.rst.sctb")
-    assert [s.input[-1].text for s in a.dataset] == [s.input[-1].text for s in b.dataset]
+    assert [s.input for s in a.dataset] == [s.input for s in b.dataset]
     assert a.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "data_dir"
     assert b.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "env"

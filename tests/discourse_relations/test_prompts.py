@@ -113,7 +113,7 @@ def test_rendered_prompt_of_a_german_pdtb_record(data_root):
     assert (record["lang"], record["corpus"], record["framework"]) == ("deu", "pcc", "pdtb")
     sample = record_to_sample(record, "deu.pdtb.pcc", str(path), 1)
     assert sample.id == "deu.pdtb.pcc_1"
-    assert sample.input[-1].text == EXPECTED_DEU_PDTB_PCC_1
+    assert sample.input == EXPECTED_DEU_PDTB_PCC_1
     assert sample.target == "conjunction"
     assert sample.metadata == {
         "dataset": "deu.pdtb.pcc",
@@ -132,7 +132,7 @@ def test_language_slot_is_the_record_code_in_other_languages(data_root):
     for corpus, expected in (("pcm.pdtb.disconaija", "pcm"), ("zho.rst.gcdt", "zho"), ("eus.rst.ert", "eus")):
         path = data_root / "dr" / "disrpt25" / corpus / "test_id.json"
         record = json.loads(path.read_text(encoding="utf-8"))[0]
-        lines = record_to_sample(record, corpus, str(path), 0).input[-1].text.splitlines()
+        lines = record_to_sample(record, corpus, str(path), 0).input.splitlines()
         assert lines[:8] == [
             "## Language:",
             expected,

@@ -45,7 +45,7 @@ def test_prompt_of_first_record(data_root):
     line = (data_root / "so" / "nips-abs" / "test_id.jsonl").read_text().splitlines()[0]
     record = json.loads(line)
     sample = record_to_sample(record, "nips-abs")
-    lines = sample.input[-1].text.split("\n")
+    lines = sample.input.split("\n")
     assert len(lines) == len(record["shuf_sents"])
     assert lines[0] == f"<s 1> {record['shuf_sents'][0]} </s 1>"
     assert lines[-1] == f"<s {len(lines)}> {record['shuf_sents'][-1]} </s {len(lines)}>"
@@ -298,7 +298,7 @@ def test_epochs_pool_every_answer(tmp_path):
     Acc and LCS sum both epochs' counts and PMR is 0.5."""
     calls: dict[str, int] = {}
     task = sentence_ordering(dataset="nips-abs")
-    gold = {s.input[-1].text: s.target for s in task.dataset}
+    gold = {s.input: s.target for s in task.dataset}
 
     def right_then_wrong(messages):
         text = messages[-1].text

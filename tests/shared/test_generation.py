@@ -1,4 +1,5 @@
-"""Table 7 presets, the reasoning flag (presets.py), the thinking switch (thinking.py) and prompt messages."""
+"""Table 7 presets, the reasoning flag (presets.py), the thinking switch (thinking.py) and the system prompt
+(messages.py)."""
 
 from __future__ import annotations
 
@@ -137,8 +138,13 @@ def test_thinking_switch_per_provider():
     }
 
 
-def test_every_task_starts_its_samples_with_the_papers_system_prompt():
-    """The system prompt is part of each sample's input (not inserted while the sample runs)."""
+def _task_cases():
+    """``(task, expected system prompt per dataset)`` for each task, with the prompts of ``prompts.py`` (tested
+    verbatim against the paper's Appendix B elsewhere); dialogue parsing in both modes."""
+    from bediscover_inspect.dialogue_parsing.prompts import SYSTEM_PROMPTS as DP_SYSTEM
+    from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+    from bediscover_inspect.discourse_markers.prompts import JUST_SYSTEM_PROMPT, OTHERWISE_SYSTEM_PROMPT
+    from bediscover_inspect.discourse_markers.task import discourse_markers
     from bediscover_inspect.discourse_relations.prompts import SYSTEM_PROMPT as DR_SYSTEM
     from bediscover_inspect.discourse_relations.task import discourse_relations
     from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT as SO_SYSTEM
@@ -146,31 +152,79 @@ def test_every_task_starts_its_samples_with_the_papers_system_prompt():
     from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
     from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 
-    expected = {"tbd": RELATION_SYSTEM_PROMPT, "tdd-man": RELATION_SYSTEM_PROMPT, "tot-arithmetic": TOT_SYSTEM_PROMPT}
-    tr = temporal_reasoning()
-    firsts = {}
-    for sample in tr.dataset:
-        firsts.setdefault(sample.metadata["dataset"], set()).add((sample.input[0].role, sample.input[0].text))
-        assert [m.role for m in sample.input] == ["system", "user"]
-    assert firsts == {name: {("system", text)} for name, text in expected.items()}
-    for built, system in (
-        (discourse_relations(dataset="eng.dep.scidtb"), DR_SYSTEM),
-        (sentence_ordering(dataset="nips-abs"), SO_SYSTEM),
-    ):
-        assert {(s.input[0].role, s.input[0].text, s.input[1].role) for s in built.dataset} == {
-            ("system", system, "user")
-        }
+    return {
+        "discourse_markers": (
+            lambda: discourse_markers(per_dataset=1, presets="none"),
+            {
+                "just-manual": JUST_SYSTEM_PROMPT,
+                "just-subtitle": JUST_SYSTEM_PROMPT,
+                "otherwise": OTHERWISE_SYSTEM_PROMPT,
+            },
+        ),
+        "temporal_reasoning": (
+            lambda: temporal_reasoning(per_dataset=1, presets="none"),
+            {"tbd": RELATION_SYSTEM_PROMPT, "tdd-man": RELATION_SYSTEM_PROMPT, "tot-arithmetic": TOT_SYSTEM_PROMPT},
+        ),
+        "discourse_relations": (
+            lambda: discourse_relations(dataset="eng.dep.scidtb,deu.pdtb.pcc", per_dataset=1, presets="none"),
+            {"eng.dep.scidtb": DR_SYSTEM, "deu.pdtb.pcc": DR_SYSTEM},
+        ),
+        "sentence_ordering": (
+            lambda: sentence_ordering(dataset="nips-abs", per_dataset=2, presets="none"),
+            {"nips-abs": SO_SYSTEM},
+        ),
+        "dialogue_parsing/incremental": (
+            lambda: dialogue_parsing(dataset="stac", order="file", per_dataset=1, presets="none"),
+            {"stac": DP_SYSTEM["stac"]},
+        ),
+        "dialogue_parsing/single-turn": (
+            lambda: dialogue_parsing(dataset="molweni,msdc", mode="single-turn", per_dataset=1, presets="none"),
+            {"molweni": DP_SYSTEM["molweni"], "msdc": DP_SYSTEM["msdc"]},
+        ),
+    }
 
 
-def test_prompt_messages_are_system_then_user():
-    from bediscover_inspect.messages import prompt_messages
+@pytest.mark.parametrize("case", list(_task_cases()))
+def test_each_task_sends_the_papers_system_prompt_first_and_keeps_it_out_of_the_sample_input(case, tmp_path):
+    """``Sample.input`` is the sample's own user prompt (what the viewer's sample list shows); the task's first
+    solver puts the dataset's system prompt before it, so every model call is ``[system prompt, user prompt]``."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.log import resolve_sample_attachments
 
-    messages = prompt_messages("S", "U")
-    assert [(m.role, m.text) for m in messages] == [("system", "S"), ("user", "U")]
-    again = prompt_messages("S", "V")
-    assert again[0] is not messages[0] and {again[0].id, again[1].id}.isdisjoint({messages[0].id, messages[1].id})
-    again[0].content = "edited"
-    assert messages[0].text == "S" and prompt_messages("S", "W")[0].text == "S"  # editing one input changes no other
+    build, expected = _task_cases()[case]
+    task = build()
+    samples = list(task.dataset)
+    assert {s.metadata["dataset"] for s in samples} == set(expected)
+    assert all(isinstance(s.input, str) and s.input.strip() for s in samples)  # the user prompt, no system message
+    log = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
+    assert log.status == "success", log.error
+    inputs = {s.id: s.input for s in samples}
+    for sample in map(resolve_sample_attachments, log.samples):
+        assert isinstance(sample.input, str) and sample.input == inputs[sample.id]
+        calls = [event.input for event in sample.events if isinstance(event, ModelEvent)]
+        assert calls, sample.id
+        system = expected[sample.metadata["dataset"]]
+        for call in calls:
+            assert [(m.role, m.text) for m in call[:1]] == [("system", system)]
+            assert [m.role for m in call] == ["system", "user"]
+        assert calls[0][1].text == sample.input
+        # the messages the viewer shows: the system prompt once, first
+        assert [m.role for m in sample.messages if m.role == "system"] == ["system"] and sample.messages[
+            0
+        ].text == system
+    if case == "dialogue_parsing/incremental":
+        # one call per turn, each with the system prompt and that turn's prompt only
+        assert len(calls) == log.samples[0].metadata["n_turns"] == 7
+
+
+def test_system_prompt_solver_names_a_dataset_it_has_no_prompt_for():
+    from bediscover_inspect.messages import system_prompt_text
+
+    assert system_prompt_text("S", "any") == "S"
+    assert system_prompt_text({"a": "A", "b": "B"}, "b") == "B"
+    with pytest.raises(KeyError, match=r"no system prompt for dataset 'c' \(have \['a', 'b'\]\)"):
+        system_prompt_text({"a": "A", "b": "B"}, "c")
 
 
 def _sent(log):

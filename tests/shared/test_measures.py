@@ -130,7 +130,7 @@ def test_a_run_logs_macro_f1_and_names_its_headline_for_evals_df(tmp_path):
 
     task = discourse_markers(dataset="just-manual")
     labels = sorted({str(s.target) for s in task.dataset})
-    gold_of = {s.input[-1].text: str(s.target) for s in task.dataset}
+    gold_of = {s.input: str(s.target) for s in task.dataset}
     calls = iter(range(10_000))
 
     def respond(messages):  # right on every third answer, else one fixed label; every fifth unreadable

@@ -222,7 +222,7 @@ def test_epochs_pool_every_answer(tmp_path):
 
     calls: dict[str, int] = {}
     dm = discourse_markers(dataset="just-manual")
-    gold = {s.input[-1].text: s.target for s in dm.dataset}
+    gold = {s.input: s.target for s in dm.dataset}
 
     def right_then_wrong(messages):
         text = messages[-1].text

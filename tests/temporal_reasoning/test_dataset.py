@@ -56,19 +56,19 @@ def test_tbd_contradictory_duplicates_are_kept_and_counted(samples):
     # SOURCE.md: 20 duplicated (doc, e1, e2) pairs, one real relation and one NONE each; identical prompts.
     by_prompt = collections.defaultdict(list)
     for sample in samples["tbd"]:
-        by_prompt[sample.input[-1].text].append(sample.target)
+        by_prompt[sample.input].append(sample.target)
     contradictory = [golds for golds in by_prompt.values() if len(set(golds)) > 1]
     assert len(by_prompt) == 1495 and len(contradictory) == 20
     assert all(len(g) == 2 and "NONE" in g for g in contradictory)
     # the best any prompt-determined answer can reach on TBD
     ceiling = sum(max(collections.Counter(g).values()) for g in by_prompt.values())
     assert ceiling == 1495  # 98.68 %
-    assert len({s.input[-1].text for s in samples["tdd-man"]}) == 1500
+    assert len({s.input for s in samples["tdd-man"]}) == 1500
 
 
 def test_tbd_prompt_rendered_against_table9(samples):
     sample = samples["tbd"][0]
-    text = sample.input[-1].text
+    text = sample.input
     assert text.startswith("Given the document:\nADDIS ABABA, Ethiopia (AP)_ The Organization of African Unity")
     assert "Hutu-organized <EVENT e4>genocide</EVENT> of more" in text
     assert "member-states <EVENT e5>meeting</EVENT> in the" in text
@@ -82,9 +82,9 @@ def test_tbd_prompt_rendered_against_table9(samples):
 
 def test_tdd_prompt_rendered_against_table9(samples):
     sample = samples["tdd-man"][0]
-    assert sample.input[-1].text.startswith("Given the document:\nBUDAPEST, Hungary (AP)_ Tired of being sidelined")
-    assert "Farkas is <EVENT e2>leaving</EVENT> for" in sample.input[-1].text
-    assert sample.input[-1].text.endswith(
+    assert sample.input.startswith("Given the document:\nBUDAPEST, Hungary (AP)_ Tired of being sidelined")
+    assert "Farkas is <EVENT e2>leaving</EVENT> for" in sample.input
+    assert sample.input.endswith(
         "Quesiton: What is the temporal relation of EVENT e2 with respect to EVENT e11? "
         "Choose one of the following labels: [IS_INCLUDED, INCLUDES, SIMULTANEOUS, BEFORE, AFTER, NONE]."
     )
@@ -93,7 +93,7 @@ def test_tdd_prompt_rendered_against_table9(samples):
 
 def test_tot_prompt_rendered_against_table9(samples):
     sample = samples["tot-arithmetic"][0]
-    assert sample.input[-1].text == (
+    assert sample.input == (
         "The war started in 360 BC and went on for 8 years. What year did the war end in?\n"
         'Answer with the form of: {"answer": <year> <era>}, where year is yyyy and era is one of "BC" or "AD". '
         "Eg: 1958 BC"
@@ -119,7 +119,7 @@ def test_system_prompts_are_the_papers_words():
     question = next(line for line in lines if line.startswith("Quesiton:"))
     template = re.escape(question).replace(re.escape("<EVENT> <EVENT ID>"), r"EVENT e\d+")
     sample = record_to_sample(_first_tbd_record(), "tbd")
-    assert re.search(template + r"$", sample.input[-1].text)
+    assert re.search(template + r"$", sample.input)
 
 
 def _first_tbd_record():
@@ -139,7 +139,7 @@ def test_sentences_context_on_a_real_tbd_record(data_root):
         "plane on April 6, 1994."
     )
     sample = record_to_sample(record, "tbd", context="sentences")
-    assert sample.input[-1].text == (
+    assert sample.input == (
         f"Given the document:\n{shown}\n\nQuesiton: What is the temporal relation of EVENT e4 with respect to "
         "EVENT e5? Choose one of the following labels: [IS_INCLUDED, INCLUDES, SIMULTANEOUS, BEFORE, AFTER, NONE]."
     )
@@ -164,7 +164,7 @@ def test_sentences_context_same_sentence_and_far_apart(data_root):
 def test_all_sentence_contexts_keep_both_events():
     for dataset in ("tbd", "tdd-man"):
         loaded = load_dataset(dataset, context="sentences").dataset
-        assert all(s.input[-1].text.count("<EVENT e") == 2 for s in loaded)
+        assert all(s.input.count("<EVENT e") == 2 for s in loaded)
 
 
 def test_bad_parameters_name_the_choices():

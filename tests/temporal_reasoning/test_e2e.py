@@ -91,7 +91,7 @@ SCRIPT = {
 
 def test_scripted_answers_hand_computed(tmp_path):
     task = temporal_reasoning()
-    by_input = {s.input[-1].text: s.id for s in task.dataset if s.id in SCRIPT}
+    by_input = {s.input: s.id for s in task.dataset if s.id in SCRIPT}
     systems: dict[str, str] = {}
 
     def respond(messages):

@@ -23,8 +23,7 @@ from ..data import (
     require_field,
     select_datasets,
 )
-from ..messages import prompt_messages
-from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
+from .prompts import RELATIONS, user_prompt
 from .relations import format_relations, parse_gold, window_start
 
 DATASETS: tuple[str, ...] = ("stac", "molweni", "msdc")
@@ -146,7 +145,7 @@ def check_record(
 def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: str = "", index: int = 0) -> Sample:
     """Single-turn sample (the paper's oracle "single turn"): the record's own context and gold structure.
 
-    Id ``<dataset>_<doc_id>``; input = system prompt (Table 12, per dataset) + user prompt; target = gold.
+    Id ``<dataset>_<doc_id>``; input = the Table 12 user prompt (the task adds the system prompt); target = gold.
     Metadata: ``dataset``, ``dialogue``, ``turn`` (j), ``doc_id``, ``gold`` (possibly ``""``), ``n_edus``
     (utterances of the record's dialogue, :func:`dialogue_lengths`: the valid parents of a predicted relation
     are ``0 … n_edus - 1`` but j, ``relations`` module rule 4).
@@ -156,9 +155,7 @@ def record_to_sample(record: dict[str, Any], dataset: str, n_edus: int, file: st
     dialogue, _ = split_doc_id(turn.doc_id, file, index)
     return Sample(
         id=f"{dataset}_{turn.doc_id}",
-        input=prompt_messages(
-            SYSTEM_PROMPTS[dataset], user_prompt(record["context"], record["structure"], record["new_turn"])
-        ),
+        input=user_prompt(record["context"], record["structure"], record["new_turn"]),
         target=turn.gold,
         metadata={
             "dataset": dataset,
@@ -238,7 +235,7 @@ def dialogue_to_sample(dialogue: str, items: list[tuple[int, dict[str, Any]]], d
     start = window_start(1)
     return Sample(
         id=f"{dataset}_{dialogue}",
-        input=prompt_messages(SYSTEM_PROMPTS[dataset], user_prompt("\n".join(edus[start:1]), "", edus[1])),
+        input=user_prompt("\n".join(edus[start:1]), "", edus[1]),
         target=" ".join(t.gold for t in turns if t.gold),
         metadata={
             "dataset": dataset,

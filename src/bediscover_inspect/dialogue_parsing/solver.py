@@ -7,8 +7,9 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
    the structure *predicted so far* for the heads inside that window (:func:`relations.predicted_structure`:
    the data's order of heads, relations separated by one space, a head without relation leaving no empty
    slot), never the gold one;
-2. calls the active model with only ``[system prompt, that user prompt]`` — so prompt size per turn is
-   bounded by the window, however long the dialogue — with the task's reasoning switch;
+2. calls the active model with only ``[system prompt, that user prompt]`` — the system message(s) the solver
+   chain put before the sample's input (the task's first solver inserts the dataset's Table 12 prompt), so prompt
+   size per turn is bounded by the window, however long the dialogue — with the task's reasoning switch;
 3. reads the final completion (:func:`relations.read_turn`: the relations of :func:`relations.parse_answer`,
    none valid when the answer echoes this turn's prompt) and keeps its valid relations as turn j's structure
    for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the dialogue, an
@@ -38,7 +39,7 @@ from pydantic import JsonValue
 
 from ..thinking import thinking_kwargs
 from ..tokens import usage_tokens
-from .prompts import RELATIONS, SYSTEM_PROMPTS, user_prompt
+from .prompts import RELATIONS, user_prompt
 from .relations import ParsedTurn, Relation, format_relations, predicted_structure, read_turn, window_start
 
 TURNS_STORE_KEY = "dialogue_parsing_turns"
@@ -116,6 +117,9 @@ def incremental_parser(reasoning: bool = False) -> Solver:
     Args:
         reasoning: the task's ``reasoning`` parameter (thinking switch per :func:`bediscover_inspect.thinking.thinking_kwargs`).
 
+    Each turn is sent as the system message(s) already in ``state.messages`` (the task's
+    :func:`bediscover_inspect.messages.system_prompt` solver runs first) plus that turn's user prompt.
+
     Sample metadata needed: ``dataset``, ``edus``, ``turns`` (see ``dataset.dialogue_to_sample``).
     """
 
@@ -124,8 +128,8 @@ def incremental_parser(reasoning: bool = False) -> Solver:
         config = GenerateConfig(**thinking_kwargs(state.model.api, reasoning, model.config))
         dataset = state.metadata["dataset"]
         edus: list[str] = state.metadata["edus"]
-        system = ChatMessageSystem(content=SYSTEM_PROMPTS[dataset])
-        state.messages = [system]
+        system = [message for message in state.messages if isinstance(message, ChatMessageSystem)]
+        state.messages = list(system)
         predicted: dict[int, str] = {}
         # the store holds the list this loop appends to: a dialogue stopped by a token, message or time limit
         # keeps the turns it answered (the scorer counts the others as unanswered)
@@ -136,7 +140,7 @@ def incremental_parser(reasoning: bool = False) -> Solver:
             j = int(turn["turn"])
             prompt = turn_prompt(edus, predicted, j)
             user = ChatMessageUser(content=prompt)
-            output = await model.generate([system, user], config=config)
+            output = await model.generate([*system, user], config=config)
             parsed = read_turn(output.completion, prompt, j, RELATIONS[dataset], len(edus))
             predicted[j] = format_relations(parsed.valid)
             records.append(turn_record(j, prompt, output, parsed))

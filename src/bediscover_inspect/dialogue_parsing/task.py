@@ -15,6 +15,7 @@ from inspect_ai import task
 from ..task_skeleton import Shared, TaskParts, suite_task
 from ..thinking import generate_with_thinking
 from .dataset import load_dataset
+from .prompts import SYSTEM_PROMPTS
 from .scorer import dialogue_parsing_scorer
 from .solver import incremental_parser
 
@@ -48,4 +49,9 @@ def dialogue_parsing(
     loaded = load_dataset(dataset, mode=mode, order=order, **shared.loading)
     incremental = mode == "incremental"
     solver = incremental_parser(shared.reasoning) if incremental else generate_with_thinking(shared.reasoning)
-    return TaskParts(loaded, scorer=dialogue_parsing_scorer(), solver=solver)
+    return TaskParts(
+        loaded,
+        scorer=dialogue_parsing_scorer(),
+        system_prompt={name: SYSTEM_PROMPTS[name] for name in loaded.datasets},
+        solver=solver,
+    )

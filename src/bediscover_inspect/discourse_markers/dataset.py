@@ -27,8 +27,7 @@ from ..data import (
     sample_id,
     select_datasets,
 )
-from ..messages import prompt_messages
-from .prompts import LABELS, PROMPT_STYLES, SYSTEM_PROMPTS, user_prompt
+from .prompts import LABELS, PROMPT_STYLES, user_prompt
 
 DATASETS: tuple[str, ...] = ("just-manual", "just-subtitle", "otherwise")
 """Dataset names of Task (1), in the paper's column order (Table 2)."""
@@ -162,7 +161,7 @@ def record_to_sample(
         passage = render_otherwise(arg1, arg2)
     return Sample(
         id=sample_id(dataset, record_id, id_width),
-        input=prompt_messages(SYSTEM_PROMPTS[family], user_prompt(family, prompt, passage)),
+        input=user_prompt(family, prompt, passage),
         target=gold,
         metadata={
             "dataset": dataset,

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from inspect_ai import task
 
 from ..task_skeleton import Shared, TaskParts, suite_task
-from .dataset import check_context, load_dataset
+from .dataset import FAMILY, check_context, load_dataset
+from .prompts import SYSTEM_PROMPTS
 from .scorer import discourse_marker_scorer
 
 
@@ -43,4 +44,9 @@ def discourse_markers(
     """
     context = check_context(context)
     loaded = load_dataset(dataset, prompt=prompt, context=context, **shared.loading)
-    return TaskParts(loaded, scorer=discourse_marker_scorer(), parameters={"context": context})
+    return TaskParts(
+        loaded,
+        scorer=discourse_marker_scorer(),
+        system_prompt={name: SYSTEM_PROMPTS[FAMILY[name]] for name in loaded.datasets},
+        parameters={"context": context},
+    )

@@ -31,8 +31,7 @@ from ..data import (
     require_field,
     sample_id,
 )
-from ..messages import prompt_messages
-from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, SYSTEM_PROMPT, user_prompt
+from .prompts import DIRECTION_TEXT, LABELS, LANGUAGE_NAMES, user_prompt
 
 CORPORA: tuple[str, ...] = tuple(sorted(data.DISRPT_PAPER_FRACTIONS))
 """The 38 DISRPT 2025 relation corpora ``<lang>.<framework>.<corpus>``, in the authors' ``DISRPT_TEST_NAMES``
@@ -221,17 +220,14 @@ def record_to_sample(
     language, framework, _ = corpus_parts(corpus)
     return Sample(
         id=sample_id(corpus, values["id"], id_width),
-        input=prompt_messages(
-            SYSTEM_PROMPT,
-            user_prompt(
-                values["lang"],
-                values["corpus"],
-                values["framework"],
-                values["context"],
-                values["direction"],
-                values["u1"],
-                values["u2"],
-            ),
+        input=user_prompt(
+            values["lang"],
+            values["corpus"],
+            values["framework"],
+            values["context"],
+            values["direction"],
+            values["u1"],
+            values["u2"],
         ),
         target=values["label"],
         metadata={

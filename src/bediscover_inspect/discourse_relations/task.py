@@ -16,6 +16,7 @@ from inspect_ai import task
 
 from ..task_skeleton import Shared, TaskParts, suite_task
 from .dataset import corpus_metadata, load_dataset, provenance, resolve_frameworks, resolve_languages
+from .prompts import SYSTEM_PROMPT
 from .scorer import discourse_relation_scorer
 
 
@@ -52,6 +53,7 @@ def discourse_relations(
     return TaskParts(
         loaded,
         scorer=discourse_relation_scorer(),
+        system_prompt=SYSTEM_PROMPT,
         parameters={"languages": resolve_languages(languages), "frameworks": resolve_frameworks(frameworks)},
         metadata={"data": provenance(loaded)} | corpus_metadata(loaded),
     )

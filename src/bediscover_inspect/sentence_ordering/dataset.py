@@ -23,8 +23,7 @@ from ..data import (
     sample_id,
     select_datasets,
 )
-from ..messages import prompt_messages
-from .prompts import SYSTEM_PROMPT, marker_sequence, user_prompt
+from .prompts import marker_sequence, user_prompt
 
 DATASETS: tuple[str, ...] = (
     "aan-abstract",
@@ -97,7 +96,7 @@ def record_to_sample(
     gold = marker_sequence(gold_order)
     return Sample(
         id=sample_id(dataset, record_id, id_width),
-        input=prompt_messages(SYSTEM_PROMPT, user_prompt(shuffled)),
+        input=user_prompt(shuffled),
         target=gold,
         metadata={
             "dataset": dataset,

@@ -15,6 +15,7 @@ from inspect_ai import task
 
 from ..task_skeleton import Shared, TaskParts, suite_task
 from .dataset import load_dataset
+from .prompts import SYSTEM_PROMPT
 from .scorer import sentence_ordering_scorer
 
 
@@ -33,4 +34,6 @@ def sentence_ordering(dataset: str | Sequence[str] = "all", *, shared: Shared) -
         ValueError: a bad ``dataset``, ``subset``, ``reasoning``, ``presets`` or ``per_dataset`` (naming the valid
             choices). DataFileMissingError, DataFormatError: see :func:`.dataset.load_dataset`.
     """
-    return TaskParts(load_dataset(dataset, **shared.loading), scorer=sentence_ordering_scorer())
+    return TaskParts(
+        load_dataset(dataset, **shared.loading), scorer=sentence_ordering_scorer(), system_prompt=SYSTEM_PROMPT
+    )

@@ -30,11 +30,8 @@ from ..data import (
     sample_id,
     select_datasets,
 )
-from ..messages import prompt_messages
 from .prompts import (
     RELATION_LABELS,
-    RELATION_SYSTEM_PROMPT,
-    TOT_SYSTEM_PROMPT,
     relation_user_prompt,
     tot_user_prompt,
 )
@@ -210,7 +207,7 @@ def relation_record_to_sample(
     shown = document if context == "document" else event_sentences(document)
     return Sample(
         id=sample_id(dataset, record_id, id_width),
-        input=prompt_messages(RELATION_SYSTEM_PROMPT, relation_user_prompt(shown, types[0], types[1])),
+        input=relation_user_prompt(shown, types[0], types[1]),
         target=gold,
         metadata={
             "dataset": dataset,
@@ -252,7 +249,7 @@ def tot_record_to_sample(
         raise DataFormatError(f"{where}: field 'question_type' is {question_type!r}, not one of {list(TOT_CATEGORIES)}")
     return Sample(
         id=sample_id(dataset, record_id, id_width),
-        input=prompt_messages(TOT_SYSTEM_PROMPT, tot_user_prompt(question, instruction)),
+        input=tot_user_prompt(question, instruction),
         target=gold,
         metadata={
             "dataset": dataset,

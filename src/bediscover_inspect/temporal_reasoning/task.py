@@ -16,6 +16,7 @@ from inspect_ai.scorer import Scorer
 
 from ..task_skeleton import Shared, TaskParts, suite_task
 from .dataset import RELATION_DATASETS, TOT_DATASET, load_dataset
+from .prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from .scorer import relation_scorer, tot_scorer
 
 
@@ -45,4 +46,7 @@ def temporal_reasoning(dataset: str | Sequence[str] = "all", context: str = "doc
         scorers.append(relation_scorer())
     if TOT_DATASET in loaded.datasets:
         scorers.append(tot_scorer())
-    return TaskParts(loaded, scorer=scorers)
+    system_prompts = {
+        name: TOT_SYSTEM_PROMPT if name == TOT_DATASET else RELATION_SYSTEM_PROMPT for name in loaded.datasets
+    }
+    return TaskParts(loaded, scorer=scorers, system_prompt=system_prompts)
