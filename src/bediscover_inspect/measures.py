@@ -591,6 +591,12 @@ class ScorerMeasures:
         first = self.headline[0]
         return (first, *(m for m in self.measures if m != first))
 
+    def table_order(self) -> tuple[str, ...]:
+        """:attr:`measures` as a report table shows them: every :attr:`headline` measure first (the paper's main
+        table, in its order), then the others in :attr:`measures` order (the paper's per-dataset tables first,
+        then invalid, echo and token counts)."""
+        return (*self.headline, *(m for m in self.measures if m not in self.headline))
+
 
 _LABEL_SECONDARY = ("weighted_precision", "weighted_recall", "macro_f1", "invalid", "ambiguous")
 
@@ -716,10 +722,18 @@ def paper_key(measure: str) -> str:
     return entry.paper_key if entry is not None else measure
 
 
-def measure_order(names: Iterable[str]) -> list[str]:
-    """``names`` (distinct) in the catalog's order: each scorer's metric-list order (headline first), scorers in
-    :data:`SCORERS` order; names outside the catalog last, in the order given."""
-    rank = {name: i for i, name in enumerate(dict.fromkeys(m for s in SCORERS.values() for m in s.ordered()))}
+def measure_order(names: Iterable[str], scorers: Iterable[str] | None = None) -> list[str]:
+    """``names`` (distinct) in report-table order: each scorer's :meth:`ScorerMeasures.table_order` (headline
+    measures first), scorers in :data:`SCORERS` order; names outside the catalog last, in the order given.
+
+    Args:
+        names: measure names.
+        scorers: the scorers whose order counts (registry names, qualified or not; unknown ones ignored), e.g. a
+            task's; ``None`` (or none known): every scorer of the suite.
+    """
+    chosen = None if scorers is None else {str(s).rsplit("/", 1)[-1] for s in scorers}
+    ranked = [s for s in SCORERS.values() if chosen is None or s.scorer in chosen] or list(SCORERS.values())
+    rank = {name: i for i, name in enumerate(dict.fromkeys(m for s in ranked for m in s.table_order()))}
     unique = list(dict.fromkeys(names))
     return sorted(unique, key=lambda name: (rank.get(name, len(rank)), unique.index(name)))
 

@@ -121,7 +121,16 @@ def test_table_7_rows_per_model_family():
     assert generation_differences({"max_tokens": 4096}, "GPT-5-mini (low)", "on", "sentence_ordering") == [
         "verbosity not set (Table 7: low)"
     ]
-    assert generation_differences({}, None, "on", "discourse_markers") == []  # no paper model: nothing to check
+    # no paper model: max_tokens is checked against every model's row of the mode (off: Qwen3 2048, GPT-5-mini low
+    # 4096 and high 8192, whose rows apply in either mode; on: 4096 and GPT-5-mini high's 8192); nothing else is
+    assert generation_differences({}, None, "on", "discourse_markers") == [
+        "max_tokens not set (Table 7, any model: 4096 or 8192)"
+    ]
+    assert generation_differences({"max_tokens": 256}, None, "off", "sentence_ordering") == [
+        "max_tokens 256 (Table 7, any model: 2048 or 4096 or 8192)"
+    ]
+    assert generation_differences({"max_tokens": 16384}, None, "on", "dialogue_parsing") == []  # DeepSeek-r1's range
+    assert generation_differences({"max_tokens": 2048, "temperature": 1.5}, None, "off", "discourse_markers") == []
 
 
 def test_unverified_data_and_records_other_than_the_paper_subset(template, tmp_path):

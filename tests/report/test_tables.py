@@ -68,8 +68,9 @@ def write_log(
     limit: int | None = None,
 ) -> Path:
     """A synthetic suite log: ``samples`` scored of ``dataset_samples`` (default: all; ``limit`` as
-    ``--limit``), generated with ``generate`` (default: Table 7's Qwen3 setting of the mode); ``metadata`` is
-    merged into the task metadata (``data``, ``absent``, ``parameters``)."""
+    ``--limit``), their ids ``<dataset>_<n>`` spread in turn over the datasets of ``scores`` (the groups but
+    ``all``); generated with ``generate`` (default: Table 7's Qwen3 setting of the mode); ``metadata`` is merged
+    into the task metadata (``data``, ``absent``, ``parameters``)."""
     log = template.model_copy(deep=True)
     log.status = status
     log.eval.metadata = ({"benchmark": "BeDiscovER", "task": task} if ours else {"task": task}) | (metadata or {})
@@ -82,6 +83,8 @@ def write_log(
         setattr(log.plan.config, key, value)
     log.results.completed_samples = samples
     log.results.total_samples = samples
+    datasets = list(dict.fromkeys(g for groups in scores.values() for g in groups if g != "all")) or ["d"]
+    log.eval.dataset.sample_ids = [f"{datasets[i % len(datasets)]}_{i}" for i in range(samples)]
     log.eval.dataset.samples = samples if dataset_samples is None else dataset_samples
     log.results.scores = [EvalScore(name="s", scorer="s", metrics=suite_entries(scores))]
     path = directory / (name or f"{task}_{model.replace('/', '-')}_{reasoning}_{seed}_{status}.eval")
@@ -527,8 +530,109 @@ def test_samples_column_counts_distinct_samples_not_epochs(template, tmp_path):
     )
     log = read_eval_log(str(path))
     log.eval.config.epochs = 2
+    log.eval.dataset.sample_ids = log.eval.dataset.sample_ids[:3]  # 3 distinct samples, 6 completed
     write_eval_log(log, str(path))
     assert list(read_log_scores(tmp_path).scores["samples"]) == [3]
+
+
+def test_samples_column_counts_each_groups_own_samples(template, tmp_path):
+    """8 samples over two datasets (ids spread in turn: 4 + 4, then 2 more given to one): each dataset row shows
+    its own count, the overall row the sum; a group the header cannot count is left empty."""
+    path = write_log(
+        template,
+        tmp_path,
+        task="discourse_markers",
+        model=QWEN,
+        seed=0,
+        reasoning=False,
+        task_args={"prompt": "def"},
+        scores={"accuracy": {"just-manual": 0.5, "otherwise": 0.25, "all": 0.4}},
+        samples=8,
+    )
+    log = read_eval_log(str(path))
+    log.eval.dataset.sample_ids = [f"just-manual_{i}" for i in range(3)] + [f"otherwise_{i}" for i in range(5)]
+    write_eval_log(log, str(path))
+    scores = read_log_scores(tmp_path).scores
+    assert dict(zip(scores["group"], scores["samples"])) == {"just-manual": 3, "otherwise": 5, "all": 8}
+    cells = aggregate(scores)
+    assert dict(zip(cells["group"], cells["samples"])) == {"just-manual": "3", "otherwise": "5", "all": "8"}
+
+
+def test_group_samples_of_the_relation_scorer_and_disrpt_groups():
+    from bediscover_inspect.report.logs import group_samples
+
+    counts = {"tbd": 2, "tdd-man": 3, "tot-arithmetic": 4}
+    # temporal reasoning's relation scorer scores TBD and TDD-Man only: its overall row holds 2 + 3
+    assert group_samples(counts, ["tbd", "tdd-man"], 9, "all", "all") == 5
+    assert group_samples(counts, ["tot-arithmetic"], 9, "dataset", "tot-arithmetic") == 4
+    assert group_samples(counts, ["tot-arithmetic"], 9, "category", "as") is None  # not in the header
+    corpora = {"eng.pdtb.gum": 2, "eng.rst.gum": 3, "deu.pdtb.pcc": 7}
+    assert group_samples(corpora, list(corpora), 12, "framework", "pdtb") == 9
+    assert group_samples(corpora, list(corpora), 12, "language", "eng") == 5
+    assert group_samples({}, [], 12, "all", "all") == 12 and group_samples({}, [], 12, "dataset", "x") is None
+
+
+def test_intervals_stay_inside_the_measures_range():
+    """A rate's 95 % interval is clipped to [0, 100] %, a token count's at 0 (mean ∓ 1.96 se by hand)."""
+    import pandas as pd
+
+    rows = [
+        # measure, value, stderr: invalid 2 % ± 5 -> [-7.8, 11.8] clipped low; pmr 99 % ± 5 -> [89.2, 108.8] clipped
+        # high; 40 output tokens ± 24 -> [-7.0, 87.0] clipped at 0
+        ("invalid", 0.02, 0.05),
+        ("pmr", 0.99, 0.05),
+        ("output_tokens", 40.0, 24.0),
+    ]
+    scores = pd.DataFrame(
+        [
+            {
+                "log": "a.eval",
+                "task": "sentence_ordering",
+                "model": "m",
+                "reasoning": "off",
+                "variant": "",
+                "seed": 0,
+                "reasoning_effort": "",
+                "samples": 10,
+                "scorer": "sentence_ordering_scorer",
+                "measure": measure,
+                "group_key": "all",
+                "group": "all",
+                "value": value,
+                "stderr": stderr,
+            }
+            for measure, value, stderr in rows
+        ]
+    )
+    cells = aggregate(scores).set_index("measure")
+    assert cells.loc["invalid", "ci95_low"] == 0.0
+    assert cells.loc["invalid", "ci95_high"] == pytest.approx(2 + 1.959964 * 5, abs=1e-4)
+    assert cells.loc["pmr", "ci95_low"] == pytest.approx(99 - 1.959964 * 5, abs=1e-4)
+    assert cells.loc["pmr", "ci95_high"] == 100.0
+    assert cells.loc["output_tokens", "ci95_low"] == 0.0
+    assert cells.loc["output_tokens", "ci95_high"] == pytest.approx(40 + 1.959964 * 24, abs=1e-4)
+
+
+def test_each_task_table_leads_with_its_headline_measures():
+    """Sentence ordering: PMR, then the paper's other ordering measures, before invalid, echo and tokens; temporal
+    reasoning: micro-F1 (relations) before the ToT scorer's accuracy-only measures."""
+    from bediscover_inspect.measures import measure_order
+
+    so = ["invalid", "echo", "output_tokens", "reasoning_tokens", "pmr", "acc", "lumr", "skip", "lcs", "kendall_tau"]
+    assert measure_order(so, ["bediscover_inspect/sentence_ordering_scorer"]) == [
+        "pmr",
+        "acc",
+        "lcs",
+        "kendall_tau",
+        "lumr",
+        "skip",
+        "output_tokens",
+        "reasoning_tokens",
+        "invalid",
+        "echo",
+    ]
+    tr = ["invalid", "accuracy", "weighted_f1", "micro_f1"]
+    assert measure_order(tr, ["relation_scorer", "tot_scorer"]) == ["micro_f1", "weighted_f1", "accuracy", "invalid"]
 
 
 def test_markdown_cells_escape_pipes_and_line_breaks():

@@ -28,11 +28,12 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         One row per cell with ``mean``, ``std`` over seeds (NaN with fewer than ``ddof + 1`` seeds), ``se`` (the
         logged standard error over test items, averaged over the seeds: every seed scores the same items, so their
         errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
-        se``), ``n_seeds``, ``seeds`` (present, ascending, space-separated), ``samples`` (distinct samples per
-        seed, ``/``-joined in seed order) and ``reasoning_effort``. Rates (every measure but token counts,
-        :func:`bediscover_inspect.measures.is_token_measure`) are scaled to percent. A token measure that some
-        seed did not measure (the provider reported no usage: NaN) has no mean: it is never averaged over the
-        other seeds.
+        se``, clipped to the measure's range: [0, 100] for a rate, ≥ 0 for a token count), ``n_seeds``, ``seeds``
+        (present, ascending, space-separated), ``samples`` (the cell's group's samples per seed, ``/``-joined in
+        seed order; ``?`` for a seed whose log does not say, empty when none does) and ``reasoning_effort``. Rates
+        (every measure but token counts, :func:`bediscover_inspect.measures.is_token_measure`) are scaled to
+        percent. A token measure that some seed did not measure (the provider reported no usage: NaN) has no mean:
+        it is never averaged over the other seeds.
     """
     columns = GROUP_KEYS + [
         "mean",
@@ -59,7 +60,10 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
             se=("stderr", "mean"),
             n_seeds=("value", "size"),
             seeds=("seed", lambda v: " ".join(str(s) for s in v)),
-            samples=("samples", lambda v: "/".join(str(s) for s in v)),
+            samples=(
+                "samples",
+                lambda v: "" if v.isna().all() else "/".join("?" if pd.isna(s) else str(int(s)) for s in v),
+            ),
             reasoning_effort=("reasoning_effort", lambda v: ",".join(sorted(set(v) - {""}))),
         )
         .reset_index()
@@ -68,8 +72,10 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
     if len(unmeasured):
         keys = pd.MultiIndex.from_frame(cells[GROUP_KEYS])
         cells.loc[keys.isin(unmeasured.index) & cells["measure"].map(is_token_measure), ["mean", "std"]] = np.nan
-    cells["ci95_low"] = cells["mean"] - Z95 * cells["se"]
-    cells["ci95_high"] = cells["mean"] + Z95 * cells["se"]
+    # an interval never leaves the measure's range: a rate stays in [0, 100] %, a token count at or above 0
+    rates = ~cells["measure"].map(is_token_measure).astype(bool)
+    cells["ci95_low"] = (cells["mean"] - Z95 * cells["se"]).clip(lower=0.0)
+    cells["ci95_high"] = (cells["mean"] + Z95 * cells["se"]).where(~rates, lambda high: high.clip(upper=100.0))
     return cells[columns]
 
 

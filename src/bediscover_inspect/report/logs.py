@@ -138,7 +138,8 @@ class LogScores:
     Attributes:
         scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
             (``off``/``on``), ``variant`` (:func:`variant_of`), ``seed`` (int, ``-1`` when the log has none),
-            ``reasoning_effort``, ``samples`` (distinct samples scored in that log: completed samples ÷ epochs),
+            ``reasoning_effort``, ``samples`` (distinct samples of the row's group scored in that log,
+            :func:`group_samples`; ``None`` where the log does not say),
             ``scorer`` (the scorer that logged the measure), ``measure``, ``group_key``, ``group`` (``all`` for the overall value), ``value`` and ``stderr``
             (floats, as logged).
         skipped: ``(log path, reason)`` for logs left out: reasons starting with :data:`SUPERSEDED` are
@@ -163,13 +164,55 @@ NO_MEASURES = "no suite measures"
 suite before task version 2: re-run it)."""
 
 
+def group_samples(counts: dict[str, int], datasets: list[str], total: int, group_key: str, group: str) -> int | None:
+    """Samples a cell of one log holds: its group's own, not the log's total.
+
+    Args:
+        counts: samples per dataset of the log (:func:`_sample_counts`; empty when not recorded).
+        datasets: the datasets the cell's scorer has groups for (``group_key`` ``dataset``), e.g. TBD and TDD-Man
+            for temporal reasoning's relation scorer.
+        total: distinct samples of the log (:func:`_distinct_samples`).
+        group_key, group: the cell's group.
+
+    Returns:
+        ``dataset``: that dataset's samples; ``all``: the samples of the scorer's datasets; a DISRPT ``framework``
+        or ``language`` group: the samples of the corpora naming it (``eng.pdtb.gum`` is in ``eng`` and ``pdtb``);
+        ``None`` where the log header does not say (a ToT ``category``, or no sample ids recorded), and ``total``
+        for ``all`` without sample ids.
+    """
+    if not counts:
+        return total if group_key == "all" else None
+    if group_key == "dataset":
+        return counts.get(group)
+    if group_key == "all":
+        return sum(counts.get(name, 0) for name in datasets) if datasets else total
+    if group_key in {"framework", "language"}:
+        return sum(counts.get(name, 0) for name in datasets if group in name.split("."))
+    return None
+
+
 def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
-    """The score rows of one successful log (see :class:`LogScores`)."""
+    """The score rows of one successful log (see :class:`LogScores`); ``samples`` per :func:`group_samples`."""
     facts = run_facts(path, log)
     base = {key: facts[key] for key in COLUMNS if key in facts}
+    results = read_results(log)
+    datasets: dict[str, list[str]] = {}
+    for row in results:
+        if row["group_key"] == "dataset" and row["group"] not in datasets.setdefault(row["scorer"], []):
+            datasets[row["scorer"]].append(row["group"])
     return [
-        base | {key: row[key] for key in ("scorer", "measure", "group_key", "group", "value", "stderr")}
-        for row in read_results(log)
+        base
+        | {key: row[key] for key in ("scorer", "measure", "group_key", "group", "value", "stderr")}
+        | {
+            "samples": group_samples(
+                facts["sample_counts"],
+                datasets.get(row["scorer"], []),
+                facts["samples"],
+                row["group_key"],
+                row["group"],
+            )
+        }
+        for row in results
     ]
 
 

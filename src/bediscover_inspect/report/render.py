@@ -47,7 +47,8 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     """One task's cells as a paper-style wide table.
 
     Rows: ([scorer, where the task has several,] group key, group, variant, model, reasoning); columns: each
-    measure, in the catalog's order (:func:`~bediscover_inspect.measures.measure_order`: headlines first), as
+    measure, in the order of the task's scorers (:func:`~bediscover_inspect.measures.measure_order`: the paper's
+    main-table measures first, e.g. PMR, Acc, LCS, τ for sentence ordering), as
     ``mean ± std [95 % interval]``
     (:func:`format_cell`; tokens per sample for token measures, percent otherwise; a token measure without a
     mean is :data:`NOT_REPORTED`), then for measures with a paper
@@ -59,7 +60,7 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     index = ["group_key", "group", "variant", "model", "reasoning"]
     if "scorer" in cells and cells["scorer"].nunique() > 1:  # e.g. temporal reasoning: one row per scorer
         index = ["scorer", *index]
-    measures = measure_order(cells["measure"])
+    measures = measure_order(cells["measure"], cells["scorer"].unique() if "scorer" in cells else None)
     rows: list[dict[str, Any]] = []
     for key, frame in cells.groupby(index, sort=True):
         row = dict(zip(index, key))

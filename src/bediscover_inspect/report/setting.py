@@ -10,8 +10,8 @@ Each difference is one short text naming what differs and the paper's value:
   are not the paper subset's ``int(fraction × records)`` (``subset=full`` where the fraction is below 1, a shorter
   or longer file); a dataset of the paper absent from the run, for the framework / language groups it belongs to;
 * generation: ``max_tokens`` / ``temperature`` / ``top_p`` / ``verbosity`` as sent (``log.plan.config`` over
-  ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_GENERATION``; not
-  checked when no paper model matched);
+  ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_GENERATION``);
+  when no paper model matched, ``max_tokens`` against every model's row of the mode (a value none uses differs);
 * seeds: different numbers of samples scored in the run's seeds;
 * weights: a quantised build of the paper's model (``-AWQ``, ``Q4_K_M`` …, :func:`.matching.quantisation_of`).
 """
@@ -27,7 +27,7 @@ from bediscover_inspect.data import REGISTRY
 from bediscover_inspect.data.select import subset_size
 from bediscover_inspect.report.logs import RUN_KEYS
 from bediscover_inspect.report.matching import normalised, paper_model_match, quantisation_of, same_dataset
-from bediscover_inspect.report.paper import table7_setting
+from bediscover_inspect.report.paper import TABLE7_GENERATION, table7_setting
 
 CELL_KEYS = RUN_KEYS + ["group_key", "group"]
 
@@ -61,13 +61,18 @@ def _shown(value: Any) -> str:
 def generation_differences(sent: Mapping[str, Any], paper_model: str | None, reasoning: str, task: str) -> list[str]:
     """What a run's generate settings (``sent``) do differently from Table 7's row of ``paper_model``.
 
+    Without a paper model only ``max_tokens`` is checked, against every paper model's Table 7 row of the mode:
+    a value no row uses differs whichever model it is compared with (temperature and top-p differ between the
+    paper's model families, so they are checked only against a named one).
+
     Returns:
-        One text per field, e.g. ``"max_tokens 256 (Table 7: 4096)"``, ``"temperature 0.6 (Table 7: not set)"``;
-        empty when they agree or Table 7 has no row for the model and mode.
+        One text per field, e.g. ``"max_tokens 256 (Table 7: 4096)"``, ``"temperature 0.6 (Table 7: not set)"``,
+        ``"max_tokens 256 (Table 7, any model: 2048 or 4096)"``; empty when they agree or Table 7 has no row for
+        the model and mode.
     """
     expected = table7_setting(paper_model, reasoning, task) if paper_model else None
     if expected is None:
-        return []
+        return [] if paper_model else _any_model_max_tokens(sent.get("max_tokens"), reasoning, task)
     out: list[str] = []
     low, high = cast(tuple[int, int], expected["max_tokens"])
     tokens = sent.get("max_tokens")
@@ -85,6 +90,22 @@ def generation_differences(sent: Mapping[str, Any], paper_model: str | None, rea
         if not same:
             out.append(f"{name} {_shown(value)} (Table 7: {_shown(want)})")
     return out
+
+
+def _any_model_max_tokens(tokens: Any, reasoning: str, task: str) -> list[str]:
+    """``max_tokens`` against every paper model's Table 7 row for ``reasoning`` and ``task``: one text when no
+    row allows it (including not set: every row sets it), else none."""
+    ranges = sorted(
+        {
+            cast(tuple[int, int], setting["max_tokens"])
+            for model in TABLE7_GENERATION
+            if (setting := table7_setting(model, reasoning, task)) is not None
+        }
+    )
+    if not ranges or (tokens is not None and any(low <= tokens <= high for low, high in ranges)):
+        return []
+    wanted = " or ".join(str(low) if low == high else f"{low}-{high}" for low, high in ranges)
+    return [f"max_tokens {_shown(tokens)} (Table 7, any model: {wanted})"]
 
 
 def log_differences(
