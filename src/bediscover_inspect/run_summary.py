@@ -1,10 +1,11 @@
 """The table ``bediscover run`` ends with: one row per eval and dataset, the headline measure by name.
 
-    task               seed  reasoning  dataset      headline              invalid  samples  log
-    sentence_ordering     0  off        nips-abs     PMR 12.5 ± 12.5         50.0%        8  2026-…_sentence-ordering_….eval
+    task               setting                dataset   headline               invalid  samples  log
+    sentence_ordering  seed 0, reasoning off  nips-abs  PMR 12.5 ± 12.5 %        50.0%        8  2026-…_sentence-ordering_….eval
 
-Per row: the headline measure of the scorer that covers the dataset (the measure catalog's,
-:func:`bediscover_inspect.measures.headline`: PMR, accuracy, micro-F1 or link-F1) with its standard error, both in %; the invalid rate in % (dialogue
+Per row: the run's setting (the ``--seed`` value and the reasoning mode); the headline measure of the scorer that
+covers the dataset (the measure catalog's, :func:`bediscover_inspect.measures.headline`: PMR, accuracy, micro-F1 or
+link-F1) with its standard error, both in %; the invalid rate in % (dialogue
 parsing: turns whose answer could not be read); the samples scored (dialogue parsing: dialogues); the log file,
 relative to the log directory, on the first row of each log. Every other number stays in the logs
 (``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
@@ -21,6 +22,7 @@ from typing import Any
 from .analysis import eval_seed
 from .measures import SCORERS, headline
 from .metrics import PRIMARY_GROUP_KEY, read_results
+from .presets import reasoning_flag
 
 MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}
 """How a headline measure is named in the table (the paper's terms); another measure keeps its metric name."""
@@ -28,7 +30,7 @@ MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "
 INVALID_MEASURES = ("invalid", "invalid_rate")
 """Measures that are a scorer's invalid-answer rate (dialogue parsing: ``invalid_rate``, per turn)."""
 
-COLUMNS = ("task", "seed", "reasoning", "dataset", "headline", "invalid", "samples", "log")
+COLUMNS = ("task", "setting", "dataset", "headline", "invalid", "samples", "log")
 
 
 def headline_measure(log: Any, scorer: str) -> str | None:
@@ -63,8 +65,9 @@ def samples_per_dataset(log: Any) -> Counter[str]:
 
 
 def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
-    """One row per scorer and dataset of ``log``, in the log's order: the :data:`COLUMNS` as values (``headline``
-    and ``headline_stderr`` as fractions, ``invalid`` a fraction or NaN, ``measure`` the headline's name).
+    """One row per scorer and dataset of ``log``, in the log's order: ``task``, ``seed`` (``None`` when not set),
+    ``reasoning`` (the task argument), ``dataset``, ``measure`` (the headline's name), ``headline`` and
+    ``headline_stderr`` (fractions), ``invalid`` (a fraction or NaN), ``samples`` and ``log``.
 
     A log without results (failed, cancelled) gives one row naming its status in ``dataset``.
     """
@@ -132,12 +135,11 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
     cells = [
         [
             row["task"],
-            "" if row["seed"] is None else str(row["seed"]),
-            {True: "on", False: "off"}.get(row["reasoning"], ""),
+            _setting(row["seed"], row["reasoning"]),
             row["dataset"],
             (
                 f"{MEASURE_NAMES.get(row['measure'], row['measure'])} {_percent(row['headline'])}"
-                f" ± {_percent(row['headline_stderr'])}"
+                f" ± {_percent(row['headline_stderr'])} %"
                 if row["measure"]
                 else ""
             ),
@@ -148,7 +150,7 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
         for row in rows
     ]
     widths = [max(len(line[i]) for line in [list(COLUMNS), *cells]) for i in range(len(COLUMNS))]
-    right = {"seed", "invalid", "samples"}
+    right = {"invalid", "samples"}
     lines = [
         "  ".join(
             cell.rjust(width) if name in right else cell.ljust(width)
@@ -157,6 +159,15 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
         for line in [list(COLUMNS), *cells]
     ]
     return "\n".join(lines), left_out
+
+
+def _setting(seed: int | None, reasoning: Any) -> str:
+    """``seed 0, reasoning off`` (``seed not set`` without ``--seed``; the mode left out when not recorded)."""
+    try:
+        mode = None if reasoning is None else ("on" if reasoning_flag(reasoning) else "off")
+    except ValueError:
+        mode = None
+    return ("seed not set" if seed is None else f"seed {seed}") + (f", reasoning {mode}" if mode else "")
 
 
 def _order(log: Any) -> tuple[str, bool, int]:

@@ -51,9 +51,10 @@ def test_the_table_has_one_line_per_eval_and_dataset(logs):
     table, left_out = format_table(list(reversed(evals)), str(log_dir))
     lines = table.splitlines()
     assert left_out == []
-    assert lines[0].split() == ["task", "seed", "reasoning", "dataset", "headline", "invalid", "samples", "log"]
-    assert [line.split()[:9] for line in lines[1:]] == [
-        ["discourse_markers", str(seed), "off", "otherwise", "accuracy", "50.0", "±", "28.9", "25.0%"]
+    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log"]
+    assert [line.split()[:12] for line in lines[1:]] == [
+        ["discourse_markers", "seed", f"{seed},", "reasoning", "off", "otherwise"]
+        + ["accuracy", "50.0", "±", "28.9", "%", "25.0%"]
         for seed in (0, 1)
     ]
     assert lines[1].split()[-2:] == ["4", Path(evals[0].location).name]
@@ -85,5 +86,13 @@ def test_the_run_prints_the_table_and_no_metric_dump(tmp_path):
     assert not [line for line in lines if "accuracy_stderr" in line or "weighted_f1" in line]
     assert "total time:" in proc.stdout  # Inspect's panel is still there
     header = next(i for i, line in enumerate(lines) if line.startswith("task "))
-    assert lines[header + 1].split()[:5] == ["discourse_markers", "0", "off", "otherwise", "accuracy"]
+    assert lines[header + 1].split()[:7] == [
+        "discourse_markers",
+        "seed",
+        "0,",
+        "reasoning",
+        "off",
+        "otherwise",
+        "accuracy",
+    ]
     assert lines[header + 2].startswith("bediscover run: 1/1 evals complete")
