@@ -34,9 +34,12 @@ ERROR_GLOSS = {
     "APIConnectionError": "the server could not be reached, on every retry",
     "InternalServerError": "the server answered HTTP 5xx on every retry",
     "RateLimitError": "the server answered HTTP 429 on every retry",
-    "CancelledError": "waiting for the model when the run was stopped; asked again on the re-run",
 }
 """Plain words for the exception types a misbehaving server causes (the summary line adds them)."""
+
+CANCELLED_KINDS = frozenset({"CancelledError", "KeyboardInterrupt"})
+"""Error kinds Inspect records for a sample stopped by Ctrl-C (or another stop of the run): not finished, not an
+error of the sample; the re-run asks it again."""
 
 
 def error_kind(message: str) -> str:
@@ -56,15 +59,18 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     Returns:
         One line per kind of error, most frequent first: ``bediscover run: 3 samples ended in error (not scored):
         JSONDecodeError — the server's reply is not valid JSON; e.g. JSONDecodeError('Expecting value…')``;
-        then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any were, and a
-        line counting the answered samples whose provider reported no token usage (left out of the token measures).
+        then ``bediscover run: 2 samples cancelled (not finished): the run was stopped while they waited for the
+        model; asked again on the re-run`` for the samples a stop cut short (:data:`CANCELLED_KINDS`, never counted
+        as errors); then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any
+        were, and a line counting the answered samples whose provider reported no token usage (left out of the
+        token measures).
         Empty when nothing of this happened. An unreadable log gets a line of its own.
     """
     from inspect_ai.log import read_eval_log_sample_summaries
 
     kinds: Counter[str] = Counter()
     example: dict[str, str] = {}
-    retried = recovered = no_usage = 0
+    retried = recovered = no_usage = cancelled = 0
     unreadable: list[str] = []
     for log in logs:
         location = getattr(log, "location", None)
@@ -83,6 +89,9 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
                 recovered += summary.error is None
             if summary.error is not None:
                 kind = error_kind(str(summary.error))
+                if kind in CANCELLED_KINDS:
+                    cancelled += 1
+                    continue
                 kinds[kind] += 1
                 example.setdefault(kind, " ".join(str(summary.error).split()))
     lines = []
@@ -91,6 +100,12 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
         shown = example[kind] if len(example[kind]) <= 160 else example[kind][:157] + "..."
         noun = "sample" if count == 1 else "samples"
         lines.append(f"bediscover run: {count} {noun} ended in error (not scored): {kind}{gloss}; e.g. {shown}")
+    if cancelled:
+        noun = "sample" if cancelled == 1 else "samples"
+        lines.append(
+            f"bediscover run: {cancelled} {noun} cancelled (not finished): the run was stopped while they waited for "
+            "the model; asked again on the re-run"
+        )
     if retried:
         noun = "sample" if retried == 1 else "samples"
         lines.append(f"bediscover run: {retried} {noun} re-asked after an error ({recovered} answered on a retry)")

@@ -1,0 +1,29 @@
+"""A sample a stop of the run cut short is counted as cancelled in the closing summary, never as an error."""
+
+from __future__ import annotations
+
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalError, read_eval_log, write_eval_log
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+
+from bediscover_inspect.run.failures import failure_lines
+from tests.helpers import scripted_model
+
+
+def test_cancelled_samples_are_not_errors(tmp_path):
+    task = Task(dataset=[Sample(input=str(i), target="A", id=i) for i in range(4)], solver=generate(), scorer=match())
+    [log] = inspect_eval(task, model=scripted_model(["A"] * 4), display="none", log_dir=str(tmp_path))
+    full = read_eval_log(log.location)
+    # as Inspect records them: two samples cut short by Ctrl-C, one that failed on a bad reply
+    for sample, message in zip(full.samples, ["CancelledError()", "CancelledError()", "JSONDecodeError('x')"]):
+        sample.error = EvalError(message=message, traceback="", traceback_ansi="")
+    write_eval_log(full, log.location)
+    assert failure_lines([log]) == [
+        "bediscover run: 1 sample ended in error (not scored): JSONDecodeError — the server's reply is not valid "
+        "JSON; e.g. JSONDecodeError('x')",
+        "bediscover run: 2 samples cancelled (not finished): the run was stopped while they waited for the model; "
+        "asked again on the re-run",
+    ]
