@@ -42,6 +42,7 @@ from bediscover_inspect.tasks import (
     one_line,
     task_error_message,
     task_function,
+    task_name_of,
     warnings_to_stderr,
 )
 
@@ -165,8 +166,16 @@ def build_tasks(
 
 
 def plain_message(exc: BaseException) -> str:
-    """An exception's message on one line, without Rich console markup (``[bold][blue]…[/blue][/bold]``)."""
-    return one_line(exc)
+    """An exception's message on one line, without Rich console markup (``[bold][blue]…[/blue][/bold]``) and
+    without a leading ``ERROR:`` (the line that prints it already says error); its paragraphs become sentences
+    (Inspect's ``ERROR: Unable to initialise OpenAI client\n\nNo OPENAI_API_KEY … defined in the environment.``
+    -> ``Unable to initialise OpenAI client. No OPENAI_API_KEY … defined in the environment.``)."""
+    import re
+
+    parts = [one_line(Exception(part)) for part in re.split(r"\n\s*\n", str(exc))]
+    parts = [part for part in parts if part]
+    text = " ".join(part if i == len(parts) - 1 or part[-1] in ".:;!?" else f"{part}." for i, part in enumerate(parts))
+    return re.sub(r"^error:\s*", "", text, flags=re.IGNORECASE)
 
 
 def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) -> Any:
@@ -417,9 +426,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--tasks",
         nargs="+",
+        type=task_name_of,
         default=list(TASK_NAMES),
         metavar="TASK",
-        help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}",
+        help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}; a task's eval file (evals/<task>.py) also names it",
     )
     run.add_argument("--reasoning", choices=["off", "on", "both"], default="both")
     run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))

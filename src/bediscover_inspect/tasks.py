@@ -40,6 +40,17 @@ def task_function(name: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(f"bediscover_inspect.{name}"), name)
 
 
+def task_name_of(value: str) -> str:
+    """A task as ``bediscover run --tasks`` takes it: its name, or the path of its eval file as ``inspect eval``
+    takes it (``evals/sentence_ordering.py``, relative or absolute, ``@sentence_ordering`` optional) -> the name.
+    Anything else is returned as given (the caller names the valid tasks)."""
+    path, _, chosen = value.partition("@")
+    stem = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".py")
+    if path.endswith(".py") and stem in TASK_NAMES and chosen in ("", stem):
+        return stem
+    return value
+
+
 def all_tasks() -> dict[str, Callable[..., Any]]:
     """Every task name -> its ``@task`` function (imports every task)."""
     return {name: task_function(name) for name in TASK_NAMES}

@@ -344,6 +344,9 @@ def test_provider_errors_lose_their_console_markup(tmp_path, monkeypatch, capsys
     )
     err = capsys.readouterr().err
     assert code == 2 and "OPENAI_API_KEY" in err and "[bold]" not in err and "[/" not in err, err
+    # Inspect's "ERROR: …\n\nNo … defined" as one sentence-joined line, "error" said once
+    assert "bediscover run: error: Unable to initialise OpenAI client. No OPENAI_API_KEY" in err, err
+    assert "ERROR:" not in err, err
 
 
 def test_generate_flags_override_table_7_presets(tmp_path):
@@ -395,3 +398,20 @@ def test_live_scores_are_off_unless_asked_for(tmp_path, flags, expected):
     log = read_eval_log(info)
     assert log.eval.config.score_display is expected
     assert log.results is not None and log.results.scores[0].metrics["pmr"].value in (0.0, 1.0)
+
+
+def test_run_takes_a_tasks_eval_file_for_its_name():
+    """``--tasks`` also takes the eval file ``inspect eval`` takes (relative, absolute, with ``@task``)."""
+    from bediscover_inspect.cli import build_parser
+    from bediscover_inspect.tasks import task_name_of
+    from tests.conftest import REPO_ROOT
+
+    absolute = str(REPO_ROOT / "evals" / "sentence_ordering.py")
+    args = build_parser().parse_args(
+        ["run", "--model", "mockllm/model", "--tasks", absolute, "evals/dialogue_parsing.py"]
+    )
+    assert args.tasks == ["sentence_ordering", "dialogue_parsing"]
+    assert task_name_of("evals/temporal_reasoning.py@temporal_reasoning") == "temporal_reasoning"
+    # not a task's file: kept as given, so the run names it as unknown
+    assert task_name_of("evals/sentence_ordering.py@other") == "evals/sentence_ordering.py@other"
+    assert task_name_of("my_eval.py") == "my_eval.py"
