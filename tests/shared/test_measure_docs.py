@@ -1,0 +1,29 @@
+"""The README's measure table explains every number a researcher sees: each catalog measure and each
+``Score.value`` key of every scorer."""
+
+from __future__ import annotations
+
+import re
+
+from bediscover_inspect.dialogue_parsing.scorer import COUNT_KEYS
+from bediscover_inspect.measures import CATALOG
+from tests.conftest import REPO_ROOT
+
+
+def _explained() -> set[str]:
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### Measures", 1)[1].split("\n#", 1)[0]
+    names: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            names.update(re.findall(r"`([a-z_0-9]+)`", line.split("|")[1]))
+    return names
+
+
+def test_the_readme_explains_every_measure_and_score_value_key():
+    sentence_ordering_values = {"pmr", "acc", "lcs", "skip", "kendall_tau", "lumr", "invalid", "other_format"}
+    sentence_ordering_values |= {"echo", "output_tokens", "reasoning_tokens", "n_sentences"}
+    label_values = {"accuracy", "invalid", "ambiguous", "echo", "output_tokens", "reasoning_tokens"}
+    dialogue_values = set(COUNT_KEYS) | {"link_f1", "full_f1"}
+    missing = (set(CATALOG) | sentence_ordering_values | label_values | dialogue_values) - _explained()
+    assert not missing, f"README.md's measure table does not explain {sorted(missing)}"
