@@ -78,15 +78,15 @@ def test_a_run_in_the_paper_setting_differs_in_nothing(template, tmp_path):
 def test_limit_is_marked_in_the_table_and_listed_with_what_differs(template, tmp_path):
     _dm_log(template, tmp_path, samples=2, dataset_samples=533, limit=2)
     report = _report(tmp_path, tmp_path / "out")
-    assert _differs(report) == "samples: 2 of 533 scored (--limit 2)"
+    assert _differs(report) == "samples: 2 of 533 scored (--limit 2), 2 of them just-manual"
     md = (tmp_path / "out" / "discourse_markers.md").read_text()
-    assert "| differs |" in md.splitlines()[2] and "samples: 2 of 533 scored (--limit 2)" in md
+    assert "| differs |" in md.splitlines()[2] and "samples: 2 of 533 scored (--limit 2), 2 of them just-manual" in md
     [line] = (tmp_path / "out" / "warnings.txt").read_text().splitlines()
     assert line.startswith(
         "not the paper's setting, yet compared with it (1 cells): task discourse_markers, "
         "model vllm/Qwen/Qwen3-8B, reasoning on, prompt=basic"
     )
-    assert line.endswith(": samples: 2 of 533 scored (--limit 2)")
+    assert line.endswith(": samples: 2 of 533 scored (--limit 2), 2 of them just-manual")
     assert line in report.warnings
 
 
@@ -163,7 +163,7 @@ def test_unequal_samples_across_seeds(template, tmp_path):
     _dm_log(template, tmp_path, 1, samples=533)
     _dm_log(template, tmp_path, 42, samples=400, dataset_samples=533)
     assert _differs(_report(tmp_path, tmp_path / "out")) == (
-        "samples: 400 of 533 scored; samples per seed differ: 533/533/400 (seeds 0 1 42)"
+        "samples: 400 of 533 scored, 400 of them just-manual; samples per seed differ: 533/533/400 (seeds 0 1 42)"
     )
 
 
