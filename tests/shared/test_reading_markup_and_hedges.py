@@ -105,3 +105,19 @@ def test_every_hedged_order_form_through_the_ordering_task(tmp_path):
         value = sample.scores["sentence_ordering_scorer"].value
         expected = (1.0, 0.0) if expect == "gold" else (0.0, 1.0)
         assert (value["pmr"], value["invalid"]) == expected, name
+
+
+def test_gold_relations_in_markup_through_the_dialogue_task_are_invalid(tmp_path):
+    from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+
+    def respond(messages):
+        gold = _state().metadata["gold"]
+        return f"<p><b>Structure:</b> {gold}</p>" if gold else "<p>none</p>"
+
+    log = _run(tmp_path, dialogue_parsing(dataset="stac", mode="single-turn"), respond, limit=4)
+    read = 0
+    for sample in log.samples:
+        value = sample.scores["dialogue_parsing_scorer"].value
+        assert value["link_pred"] == 0 and value["relations_invalid"] == value["relations_read"]
+        read += value["relations_read"]
+    assert read >= 4  # every sample's gold has at least one relation, all read and all invalid
