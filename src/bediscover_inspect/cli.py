@@ -33,7 +33,7 @@ from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
-from bediscover_inspect.run.options import client_model_args, eval_set_options
+from bediscover_inspect.run.options import client_model_args, eval_set_options, whole_number
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
@@ -244,17 +244,6 @@ RUN_OPTIONS = {
 """Task parameters that ``bediscover run`` sets from its own options, with the option to use instead."""
 
 
-def _positive_int(text: str) -> int:
-    """argparse type of ``--limit``: a whole number ≥ 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
-
-
 def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
     """SIGINT handler for the eval set: the first Ctrl-C raises :class:`KeyboardInterrupt` wherever the run is; a
     second one, while the interrupted run is still winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
@@ -435,7 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))
     run.add_argument("--subset", choices=["paper", "full"], default="paper")
     run.add_argument("--log-dir", default="logs/bediscover", help="eval-set log directory (default %(default)s)")
-    run.add_argument("--limit", type=_positive_int, default=None, help="samples per eval (testing)")
+    run.add_argument("--limit", type=whole_number(1), default=None, help="samples per eval (testing)")
     run.add_argument("-M", dest="model_arg", action="append", metavar="K=V", help="model argument (repeatable)")
     run.add_argument(
         "-T",

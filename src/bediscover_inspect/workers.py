@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bediscover_inspect.run.options import whole_number
+
 Cell = tuple[str, bool, int]
 """One eval of a run's grid: (task name, reasoning on, seed)."""
 
@@ -113,7 +115,7 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
     served discourse relations (``benchmarks/README.md``); the log files hold the same either way."""
     run.add_argument(
         "--workers",
-        type=_whole_number,
+        type=whole_number(1),
         default=1,
         metavar="N",
         help="spread the evals over N client processes on this machine, sharing --max-connections (default 1)",
@@ -134,17 +136,6 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--worker", type=parse_part, default=None, help=argparse.SUPPRESS)
     run.add_argument("--worker-result", default=None, help=argparse.SUPPRESS)
-
-
-def _whole_number(text: str) -> int:
-    """argparse type of ``--workers``: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
 
 
 def cells_of(args: argparse.Namespace, modes: Sequence[bool]) -> list[Cell]:

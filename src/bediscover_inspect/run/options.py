@@ -35,6 +35,7 @@ attempt timeout cuts the client's retries short).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,21 +65,27 @@ class RunBounds:
 DEFAULTS = RunBounds()
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
+def whole_number(minimum: int, unit: str = "a whole number") -> Callable[[str], int]:
+    """An argparse ``type`` for the options of ``bediscover`` that take a count: the text as an int ``>= minimum``.
+
+    The function returned raises ``argparse.ArgumentTypeError`` ("expected <unit> >= <minimum>, got '<text>'") for
+    text that is not a whole number or is below ``minimum``.
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {unit} >= {minimum}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seconds(text: str) -> int:
-    value = _count(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"expected seconds >= 1, got {text!r}")
-    return value
+_count = whole_number(0)
+_seconds = whole_number(1, "seconds")
 
 
 def _budget(text: str) -> float:
@@ -91,56 +98,58 @@ def _budget(text: str) -> float:
     return value
 
 
+_OPTIONS: tuple[tuple[str, Callable[[str], Any], str, str], ...] = (
+    (
+        "--attempt-timeout",
+        _seconds,
+        "S",
+        "seconds one request to the model may take before it is abandoned and retried (default %(default)s)",
+    ),
+    (
+        "--timeout",
+        _seconds,
+        "S",
+        "seconds one model call may take over all its retries (default: bounded by --attempt-timeout and "
+        "--max-retries)",
+    ),
+    (
+        "--max-retries",
+        _count,
+        "N",
+        "retries of a failed model call (connection refused, HTTP 5xx or 429, timeout) before the sample "
+        "ends in error (default %(default)s; Inspect's own default retries without end)",
+    ),
+    (
+        "--retry-on-error",
+        _count,
+        "N",
+        "times a sample that ended in error (an unreadable reply, retries used up) is re-asked (default %(default)s)",
+    ),
+    (
+        "--fail-on-error",
+        _budget,
+        "BUDGET",
+        "an eval fails when this many of its samples ended in error: a fraction of its samples (below 1) or "
+        "a count (1 and up); 0 fails on the first error (default %(default)s)",
+    ),
+    (
+        "--retry-attempts",
+        _count,
+        "N",
+        "times the eval set re-runs a failed eval's unfinished samples (default %(default)s; Inspect's is 10)",
+    ),
+)
+"""Each bound's option: flag, argparse type, metavar and help; its default is the :data:`DEFAULTS` field of the
+flag's name."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--attempt-timeout``, ``--timeout``, ``--max-retries``, ``--retry-on-error``, ``--fail-on-error`` and
-    ``--retry-attempts`` to the ``bediscover run`` parser, with :data:`DEFAULTS`."""
+    ``--retry-attempts`` (:data:`_OPTIONS`) to the ``bediscover run`` parser, with :data:`DEFAULTS`."""
     group = parser.add_argument_group("bounds (a run against a broken server ends, every failure counted)")
-    group.add_argument(
-        "--attempt-timeout",
-        type=_seconds,
-        default=DEFAULTS.attempt_timeout,
-        metavar="S",
-        help="seconds one request to the model may take before it is abandoned and retried (default %(default)s)",
-    )
-    group.add_argument(
-        "--timeout",
-        type=_seconds,
-        default=DEFAULTS.timeout,
-        metavar="S",
-        help="seconds one model call may take over all its retries (default: bounded by --attempt-timeout and "
-        "--max-retries)",
-    )
-    group.add_argument(
-        "--max-retries",
-        type=_count,
-        default=DEFAULTS.max_retries,
-        metavar="N",
-        help="retries of a failed model call (connection refused, HTTP 5xx or 429, timeout) before the sample "
-        "ends in error (default %(default)s; Inspect's own default retries without end)",
-    )
-    group.add_argument(
-        "--retry-on-error",
-        type=_count,
-        default=DEFAULTS.retry_on_error,
-        metavar="N",
-        help="times a sample that ended in error (an unreadable reply, retries used up) is re-asked "
-        "(default %(default)s)",
-    )
-    group.add_argument(
-        "--fail-on-error",
-        type=_budget,
-        default=DEFAULTS.fail_on_error,
-        metavar="BUDGET",
-        help="an eval fails when this many of its samples ended in error: a fraction of its samples (below 1) or "
-        "a count (1 and up); 0 fails on the first error (default %(default)s)",
-    )
-    group.add_argument(
-        "--retry-attempts",
-        type=_count,
-        default=DEFAULTS.retry_attempts,
-        metavar="N",
-        help="times the eval set re-runs a failed eval's unfinished samples (default %(default)s; Inspect's is 10)",
-    )
+    for flag, kind, metavar, text in _OPTIONS:
+        default = getattr(DEFAULTS, flag[2:].replace("-", "_"))
+        group.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
 
 
 OPENAI_CLIENT_PROVIDERS = ("openai", "openai-api")
