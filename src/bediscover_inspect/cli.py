@@ -109,6 +109,7 @@ def build_tasks(
     model: str | None = None,
     reasoning_effort: str | None = None,
     cells: Collection[tuple[str, bool, int]] | None = None,
+    warn: bool = True,
 ) -> list[Any]:
     """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
 
@@ -122,7 +123,8 @@ def build_tasks(
     (:func:`bediscover_inspect.presets.model_family`), as ``inspect eval`` would pick it.
 
     With ``cells`` given, only the evals ``(task, reasoning, seed)`` in it are built (a shard's or worker's share,
-    :mod:`bediscover_inspect.workers`); every task's arguments are checked all the same.
+    :mod:`bediscover_inspect.workers`); every task's arguments are checked all the same. ``warn=False`` keeps the
+    data warnings (absent datasets, a file's SHA-1) to the processes that run the evals.
 
     Raises:
         TaskNotAvailable: see :func:`resolve_task`.
@@ -142,7 +144,7 @@ def build_tasks(
             raise TaskArgumentError(f"-T {key}: {RUN_OPTIONS[arg if dot else key]}")
     shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
     tasks = []
-    with warnings_to_stderr():  # a skipped dataset is named once, not once per seed and mode
+    with warnings_to_stderr(warn):  # a skipped dataset is named once, not once per seed and mode
         for name in task_names:
             own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
             given = dict(own)  # what the user passed, for messages
@@ -284,9 +286,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         task_args,
         model=args.model,
         reasoning_effort=args.reasoning_effort,
-        cells=[] if args.workers > 1 else cells,
+        cells=workers.one_cell_per_task(cells) if args.workers > 1 else cells,
+        warn=args.workers == 1,  # workers warn, each for the data it loads
     )
     if not cells or args.workers > 1:
+        calls = workers.calls_per_cell(cells, tasks, args.limit)
         model = check_model(args.model, args.model_base_url, model_args) if cells else None
         with run_guard(
             args.model,
@@ -296,7 +300,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             lock=lock_of(args) if cells else None,
             check=bool(cells),
         ):
-            code, line = workers.run_spread(args, cells, model)
+            code, line = workers.run_spread(args, cells, model, calls)
         print_run_summary(workers.logs_of_cells(_logs_in(args.log_dir), cells), args.log_dir)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
@@ -317,7 +321,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
         try:
             with panels_without_scores():  # the run ends with its own table
-                _success, logs = eval_set(
+                _success, logs = workers.beside_other_writers(
+                    eval_set,
                     tasks,
                     log_dir=args.log_dir,
                     model=model,

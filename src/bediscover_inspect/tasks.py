@@ -122,8 +122,9 @@ def task_error_message(name: str, args: Mapping[str, Any], exc: BaseException) -
 
 
 @contextmanager
-def warnings_to_stderr() -> Iterator[None]:
-    """While a task is built, the package's log warnings go to stderr, one line each, each distinct one once.
+def warnings_to_stderr(show: bool = True) -> Iterator[None]:
+    """While a task is built, the package's log warnings go to stderr, one line each, each distinct one once
+    (nowhere when ``show`` is false).
 
     Inspect's display shows log records on its own console, which ``--display none`` silences; a warning from
     building a task (datasets skipped as absent, a data file whose SHA-1 differs from the pinned one) is
@@ -135,7 +136,7 @@ def warnings_to_stderr() -> Iterator[None]:
     class _Once(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             message = f"warning: {' '.join(record.getMessage().split())}"
-            if message not in seen:
+            if show and message not in seen:
                 seen.add(message)
                 print(message, file=sys.stderr, flush=True)
 

@@ -9,8 +9,9 @@ Inspect ``eval_set`` into the same log directory, resumable on its own; re-runni
 or shards resumes the same evals, because Inspect matches an eval to its log by task, arguments and generate
 config, and the connection limit is not part of that.
 
-The model's ``--max-connections`` (else the provider's default) is divided between the workers
-(:func:`connection_shares`), so the server sees the total the user asked for. Ctrl-C reaches the workers once (each
+The model's ``--max-connections`` (else the provider's default) is divided between the workers in proportion to the
+model calls each is expected to make (:func:`connection_shares`, :func:`expected_calls`), so the server sees the
+total the user asked for and the workers finish together. Ctrl-C reaches the workers once (each
 runs in its own process group and the first process forwards the signal), each stops as a single run does, and
 the run exits with 130; a second Ctrl-C stops them at once.
 """
@@ -24,15 +25,45 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Collection, Sequence
+import time
+import traceback
+import zipfile
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 from bediscover_inspect.run.options import whole_number
 
 Cell = tuple[str, bool, int]
 """One eval of a run's grid: (task name, reasoning on, seed)."""
+
+
+LOG_READERS = frozenset({"read_eval_log_async", "read_eval_log_headers_async"})
+"""Inspect's functions that read a log file (``inspect_ai/log/_file.py``): an error raised inside them while a run
+lists its log directory is a log that another process is writing at that moment."""
+
+
+def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int = 5, **kwargs: Any) -> R:
+    """``eval_set(*args, **kwargs)``, called again (up to ``attempts`` times, a second apart) when it fails reading
+    a log that another worker or shard is writing into the same directory at that moment.
+
+    Inspect's ``eval_set`` reads every log header in its log directory when it starts and ends; a ``.eval`` file
+    another process is rewriting has no end-of-central-directory record yet (``ValueError: EOCD not found``), and
+    the eval set stops although its own evals finished. Calling it again resumes: finished evals are skipped.
+    Only errors raised inside :data:`LOG_READERS` are retried; any other error, or the last attempt's, is raised.
+    """
+    for _ in range(attempts - 1):
+        try:
+            return eval_set(*args, **kwargs)
+        except (ValueError, EOFError, zipfile.BadZipFile) as exc:
+            if not {frame.name for frame in traceback.extract_tb(exc.__traceback__)} & LOG_READERS:
+                raise
+            time.sleep(1.0)
+    return eval_set(*args, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -67,7 +98,7 @@ def grid(task_names: Sequence[str], modes: Sequence[bool], seeds: Sequence[int])
     return [(name, reasoning, int(seed)) for name in task_names for reasoning in modes for seed in seeds]
 
 
-def share(cells: Sequence[Cell], part: Part | None) -> list[Cell]:
+def share(cells: Sequence[T], part: Part | None) -> list[T]:
     """The evals of ``part``: every ``part.count``-th one starting at the ``part.index``-th (all when ``None``).
 
     Deterministic: the same command line gives every machine the same grid, so shards ``1/n`` … ``n/n`` are
@@ -78,18 +109,41 @@ def share(cells: Sequence[Cell], part: Part | None) -> list[Cell]:
     return list(cells[part.index - 1 :: part.count])
 
 
-def connection_shares(total: int, workers: int) -> list[int]:
-    """``total`` model connections divided between ``workers`` processes, the first ones getting the remainder.
+def connection_shares(total: int, workers: int, loads: Sequence[float] | None = None) -> list[int]:
+    """``total`` model connections divided between ``workers`` processes, in proportion to their ``loads``.
 
-    The shares add up to ``total`` (``connection_shares(10, 4) == [3, 3, 2, 2]``), so the server sees the limit the
-    user gave, not ``workers`` times it.
+    Each worker gets one connection, and the rest go by the largest-remainder method in proportion to ``loads``
+    (the model calls each worker is expected to make, :func:`expected_calls`), ties to the earlier worker; without
+    loads (or all zero) the shares are equal. The shares add up to ``total``, so the server sees the limit the user
+    gave, not ``workers`` times it: ``connection_shares(10, 4) == [3, 3, 2, 2]``,
+    ``connection_shares(128, 2, [17792, 5242]) == [98, 30]``. A worker with a fifth of the calls holding half the
+    connections would leave them idle once its evals end while the others queue.
 
     Raises:
-        ValueError: ``total < workers`` (a worker would get no connection) or ``workers < 1``.
+        ValueError: ``total < workers`` (a worker would get no connection), ``workers < 1``, or ``loads`` not one
+            non-negative number per worker.
     """
     if workers < 1 or total < workers:
         raise ValueError(f"{total} connections cannot be shared by {workers} workers (each needs at least one)")
-    return [total // workers + (1 if j < total % workers else 0) for j in range(workers)]
+    weights = [1.0] * workers if loads is None or not any(loads) else [float(load) for load in loads]
+    if len(weights) != workers or min(weights) < 0:
+        raise ValueError(f"expected {workers} non-negative loads, got {list(loads or [])}")
+    spare = total - workers
+    exact = [spare * w / sum(weights) for w in weights]
+    shares = [int(x) for x in exact]
+    by_remainder = sorted(range(workers), key=lambda j: (-(exact[j] - shares[j]), j))
+    for j in by_remainder[: spare - sum(shares)]:
+        shares[j] += 1
+    return [1 + share for share in shares]
+
+
+def expected_calls(task: Any, limit: int | None = None) -> int:
+    """Model calls an eval of the built Inspect ``task`` is expected to make: per sample one, or a dialogue's
+    turns for incremental dialogue parsing (sample metadata ``n_turns``), over the first ``limit`` samples (all
+    when ``None``), times the task's epochs. Used to weigh the workers' connection shares."""
+    samples = list(task.dataset)[:limit] if limit else list(task.dataset)
+    epochs = task.epochs if isinstance(task.epochs, int) else getattr(task.epochs, "epochs", 1)
+    return sum(int((sample.metadata or {}).get("n_turns", 1)) for sample in samples) * max(1, epochs or 1)
 
 
 def worker_command() -> list[str]:
@@ -144,12 +198,31 @@ def cells_of(args: argparse.Namespace, modes: Sequence[bool]) -> list[Cell]:
     return share(share(grid(args.tasks, modes, args.seeds), args.shard), args.worker)
 
 
-def run_spread(args: argparse.Namespace, cells: Sequence[Cell], model: Any) -> tuple[int, str]:
+def one_cell_per_task(cells: Sequence[Cell]) -> list[Cell]:
+    """The first cell of each task among ``cells``: enough to weigh them, since a task's seeds and reasoning modes
+    ask the same samples (:func:`calls_per_cell`)."""
+    first: dict[str, Cell] = {}
+    for cell in cells:
+        first.setdefault(cell[0], cell)
+    return list(first.values())
+
+
+def calls_per_cell(cells: Sequence[Cell], tasks: Sequence[Any], limit: int | None) -> list[int]:
+    """Expected model calls of each of ``cells``, from ``tasks`` built for :func:`one_cell_per_task` of them
+    (in that order) by :func:`expected_calls` with ``--limit``."""
+    calls = {name: expected_calls(task, limit) for (name, _, _), task in zip(one_cell_per_task(cells), tasks)}
+    return [calls[name] for name, _, _ in cells]
+
+
+def run_spread(
+    args: argparse.Namespace, cells: Sequence[Cell], model: Any, calls: Sequence[int] | None = None
+) -> tuple[int, str]:
     """Run ``cells`` (the shard's evals) over ``min(--workers, len(cells))`` worker processes; exit code and
     closing line. No cells (a shard beyond the number of evals) is a run with nothing to do: code 0.
 
     The connections shared are ``--max-connections``, else the provider's default for ``model``
-    (``model.api.max_connections()``). The eval set id is fixed before the workers start (Inspect keeps it in the
+    (``model.api.max_connections()``), in proportion to the expected model ``calls`` of each cell
+    (:func:`expected_calls`; equal shares without them). The eval set id is fixed before the workers start (Inspect keeps it in the
     log directory), so the workers' logs share it. After the workers end, the log directory's listing for Inspect's
     viewer (``logs.json``), rewritten by each worker as it finished, is written once more with every log.
 
@@ -172,7 +245,8 @@ def run_spread(args: argparse.Namespace, cells: Sequence[Cell], model: Any) -> t
     fs, root = fsspec.core.url_to_fs(args.log_dir)
     fs.makedirs(root, exist_ok=True)
     eval_set_id_for_log_dir(args.log_dir)
-    results = run_workers(args.argv, count, connections, args.display)
+    loads = [sum(share(calls, Part(j, count))) for j in range(1, count + 1)] if calls else None
+    results = run_workers(args.argv, count, connections, args.display, loads)
     write_log_dir_manifest(args.log_dir)
     return outcome(results, len(cells), args.log_dir)
 
@@ -209,10 +283,11 @@ def _read_done(path: Path) -> int | None:
 
 
 def run_workers(
-    argv: Sequence[str], workers: int, connections: int, display: str | None
+    argv: Sequence[str], workers: int, connections: int, display: str | None, loads: Sequence[float] | None = None
 ) -> list[tuple[int, int | None]]:
     """Run ``bediscover run`` ``argv`` as ``workers`` processes, the j-th with ``--worker j/workers`` (its
-    :func:`share` of the grid) and its :func:`connection_shares` of ``connections``; wait for all of them.
+    :func:`share` of the grid) and its :func:`connection_shares` of ``connections`` by ``loads``; wait for all of
+    them.
 
     Every worker gets ``argv`` with ``--workers 1 --worker j/N --max-connections c`` appended (argparse keeps the
     last value), and ``--display plain`` unless ``display`` was given (several full-screen displays in one
@@ -227,7 +302,7 @@ def run_workers(
     Raises:
         ValueError: see :func:`connection_shares`.
     """
-    limits = connection_shares(connections, workers)
+    limits = connection_shares(connections, workers, loads)
     extra_display = [] if display else ["--display", "plain"]
     procs: list[subprocess.Popen[bytes]] = []
 

@@ -17,7 +17,15 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bediscover_inspect.cli import build_tasks, main
-from bediscover_inspect.workers import Part, connection_shares, grid, parse_part, share
+from bediscover_inspect.workers import (
+    Part,
+    beside_other_writers,
+    calls_per_cell,
+    connection_shares,
+    grid,
+    parse_part,
+    share,
+)
 
 RUNNER = Path(__file__).with_name("slow_runner.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -55,6 +63,17 @@ def test_shards_are_disjoint_and_cover_the_grid_in_build_order():
     assert sorted(share(first, Part(1, 2)) + share(first, Part(2, 2))) == sorted(first)
 
 
+def test_expected_calls_count_dialogue_turns_and_the_limit():
+    cells = grid(["discourse_markers", "dialogue_parsing"], [False], [0, 1])
+    names = ["discourse_markers", "dialogue_parsing"]
+    args = {"discourse_markers.dataset": "just-manual", "dialogue_parsing.dataset": "stac", "presets": "none"}
+    tasks = build_tasks(names, [0], [False], "paper", args, cells=[cells[0], cells[2]])
+    stac = [sample.metadata["n_turns"] for sample in tasks[1].dataset]
+    assert len(tasks[0].dataset) == 90 and len(stac) == len(tasks[1].dataset)
+    assert calls_per_cell(cells, tasks, None) == [90, 90, sum(stac), sum(stac)]
+    assert calls_per_cell(cells, tasks, 2) == [2, 2, sum(stac[:2]), sum(stac[:2])]
+
+
 def test_build_tasks_builds_only_the_cells_it_is_given():
     names, cells = ["sentence_ordering", "discourse_markers"], [("sentence_ordering", False, 1)]
     args = {"sentence_ordering.dataset": "nips-abs", "presets": "none"}
@@ -69,6 +88,12 @@ def test_connections_are_divided_to_the_total_asked_for():
     assert connection_shares(10, 4) == [3, 3, 2, 2]
     assert connection_shares(128, 3) == [43, 43, 42]
     assert connection_shares(2, 2) == [1, 1]
+    # by expected calls: 126 spare in proportion 17,792 : 5,242 = 97.33 : 28.67, the larger remainder rounds up
+    assert connection_shares(128, 2, [17792, 5242]) == [98, 30]
+    assert connection_shares(10, 3, [1, 0, 0]) == [8, 1, 1]  # a worker with nothing to ask still holds one
+    assert connection_shares(7, 2, [0, 0]) == [4, 3]  # no loads: equal shares
+    with pytest.raises(ValueError, match="non-negative loads"):
+        connection_shares(7, 2, [1])
     with pytest.raises(ValueError, match="3 connections cannot be shared by 4 workers"):
         connection_shares(3, 4)
 
@@ -188,3 +213,37 @@ def test_workers_of_a_run_started_with_python_m_start_the_same_way(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "ImportError" not in proc.stderr
     assert proc.stdout.rstrip().endswith(f"bediscover run: 2/2 evals complete in {log_dir} (2 workers)")
+
+
+def test_an_eval_set_failing_on_a_log_another_worker_is_writing_is_called_again():
+    calls = []
+
+    def read_eval_log_async(name):  # named as Inspect's reader: the log another process is rewriting
+        raise ValueError(f"EOCD not found in {name}")
+
+    def flaky_eval_set(tasks, log_dir):
+        calls.append((tasks, log_dir))
+        if len(calls) < 3:
+            read_eval_log_async("other.eval")
+        return True, ["log"]
+
+    assert beside_other_writers(flaky_eval_set, ["task"], log_dir="logs") == (True, ["log"])
+    assert calls == [(["task"], "logs")] * 3
+
+    def bad_config(tasks):
+        calls.append(tasks)
+        raise ValueError("max_connections must be positive")  # not from reading a log: raised at once
+
+    calls.clear()
+    with pytest.raises(ValueError, match="positive"):
+        beside_other_writers(bad_config, ["task"])
+    assert len(calls) == 1
+
+    def always(tasks):
+        calls.append(tasks)
+        read_eval_log_async("other.eval")
+
+    calls.clear()
+    with pytest.raises(ValueError, match="EOCD"):
+        beside_other_writers(always, ["task"], attempts=2)
+    assert len(calls) == 2
