@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bediscover_inspect.run.options import whole_number
+
 T = TypeVar("T")
 R = TypeVar("R")
-
-from bediscover_inspect.run.options import whole_number
 
 Cell = tuple[str, bool, int]
 """One eval of a run's grid: (task name, reasoning on, seed)."""
