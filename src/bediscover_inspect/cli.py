@@ -108,7 +108,8 @@ def build_tasks(
     task_args: dict[str, Any],
     model: str | None = None,
     reasoning_effort: str | None = None,
-    cells: Collection[tuple[str, bool, int]] | None = None,
+    cells: Collection[tuple[Any, ...]] | None = None,
+    plan: Collection[tuple[Any, ...]] | None = None,
     warn: bool = True,
 ) -> list[Any]:
     """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
@@ -125,6 +126,10 @@ def build_tasks(
     With ``cells`` given, only the evals ``(task, reasoning, seed)`` in it are built (a shard's or worker's share,
     :mod:`bediscover_inspect.workers`); every task's arguments are checked all the same. ``warn=False`` keeps the
     data warnings (absent datasets, a file's SHA-1) to the processes that run the evals.
+    An entry
+    ``(task, reasoning, seed, datasets)`` with ``datasets`` not empty is one part of an eval split by dataset
+    (:mod:`bediscover_inspect.split`): built with ``dataset=datasets`` and marked as a part of the split that
+    ``plan`` (the whole run's entries, default ``cells``) has for its eval.
 
     Raises:
         TaskNotAvailable: see :func:`resolve_task`.
@@ -134,6 +139,7 @@ def build_tasks(
     from inspect_ai.model import GenerateConfig
 
     from bediscover_inspect.presets import model_family
+    from bediscover_inspect.split import mark_part
 
     functions = {name: resolve_task(name) for name in task_names}
     for key in task_args:
@@ -144,6 +150,7 @@ def build_tasks(
             raise TaskArgumentError(f"-T {key}: {RUN_OPTIONS[arg if dot else key]}")
     shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
     tasks = []
+    wholes: dict[str, Any] = {}
     with warnings_to_stderr(warn):  # a skipped dataset is named once, not once per seed and mode
         for name in task_names:
             own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
@@ -156,15 +163,27 @@ def build_tasks(
                 raise TaskArgumentError(task_error_message(name, given, exc)) from exc
             for reasoning in modes:
                 for seed in seeds:
-                    if cells is not None and (name, reasoning, int(seed)) not in cells:
-                        continue
-                    try:
-                        task = functions[name](subset=subset, reasoning=reasoning, **own)
-                    except TASK_ERRORS as exc:
-                        raise TaskArgumentError(task_error_message(name, given, exc)) from exc
-                    task.config = task.config.merge(GenerateConfig(seed=int(seed)))
-                    tasks.append(task)
+                    cell = (name, reasoning, int(seed))
+                    mine = [tuple(c[3]) if len(c) > 3 else () for c in cells or [cell] if tuple(c[:3]) == cell]
+                    parts = [tuple(c[3]) for c in plan or cells or [] if tuple(c[:3]) == cell and len(c) > 3]
+                    for part in mine:
+                        try:
+                            task = functions[name](subset=subset, reasoning=reasoning, **own_part(own, part))
+                            if part:
+                                whole = wholes.get(name) or functions[name](subset=subset, reasoning=False, **own)
+                                wholes[name] = whole
+                                mark_part(task, parts, part, own.get("dataset"), whole)
+                        except TASK_ERRORS as exc:
+                            raise TaskArgumentError(task_error_message(name, given, exc)) from exc
+                        task.config = task.config.merge(GenerateConfig(seed=int(seed)))
+                        tasks.append(task)
     return tasks
+
+
+def own_part(own: dict[str, Any], part: Sequence[str]) -> dict[str, Any]:
+    """A task's arguments for one part of a split eval: ``own`` with ``dataset`` set to the part's datasets
+    (``own`` itself for the whole task, ``part`` empty)."""
+    return own | {"dataset": list(part)} if part else own
 
 
 def plain_message(exc: BaseException) -> str:
@@ -226,19 +245,6 @@ def run_outcome(logs: Sequence[Any], n_tasks: int, log_dir: str, interrupted: bo
     return 0, line
 
 
-def _logs_in(log_dir: str) -> list[Any]:
-    """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves), newest first."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    headers = []
-    for info in list_eval_logs(log_dir):
-        try:
-            headers.append(read_eval_log(info, header_only=True))
-        except Exception:  # noqa: BLE001 - an unreadable file counts as unfinished
-            continue
-    return headers
-
-
 RUN_OPTIONS = {
     "reasoning": "the reasoning mode is set by --reasoning off|on|both",
     "subset": "the subset is set by --subset paper|full",
@@ -272,21 +278,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
 
     from bediscover_inspect import workers
+    from bediscover_inspect.split import sample_counts
 
     from ._inspect_compat import PrerequisiteError
 
     task_args = parse_kv(args.task_arg, "-T")
     model_args = client_model_args(args.model, parse_kv(args.model_arg, "-M"))
-    cells = workers.cells_of(args, reasoning_modes(args.reasoning))
+    modes = reasoning_modes(args.reasoning)
+    options = dict(subset=args.subset, task_args=task_args, model=args.model, reasoning_effort=args.reasoning_effort)
+
+    def sizes_of(name: str) -> dict[str, int]:
+        [whole] = build_tasks([name], [0], [False], **options, warn=False)
+        return sample_counts(whole)
+
+    pieces = workers.pieces_of(args, modes, sizes_of)
+    cells = workers.share(pieces, args.worker)
     tasks = build_tasks(
         args.tasks,
         args.seeds,
-        reasoning_modes(args.reasoning),
-        args.subset,
-        task_args,
-        model=args.model,
-        reasoning_effort=args.reasoning_effort,
+        modes,
+        **options,
         cells=workers.one_cell_per_task(cells) if args.workers > 1 else cells,
+        plan=pieces,
         warn=args.workers == 1,  # workers warn, each for the data it loads
     )
     if not cells or args.workers > 1:
@@ -301,7 +314,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             check=bool(cells),
         ):
             code, line = workers.run_spread(args, cells, model, calls)
-        print_run_summary(workers.logs_of_cells(_logs_in(args.log_dir), cells), args.log_dir)
+        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
     generate: dict[str, Any] = {}
@@ -349,11 +362,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         finally:
             signal.signal(signal.SIGINT, previous_handler)
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
-            left = workers.logs_of_cells(_logs_in(args.log_dir), cells)
+            left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})
             interrupted = interrupted or any(log.status == "cancelled" for log in left)
             logs = logs or left
         code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
         workers.write_result(args.worker_result, logs, len(tasks))
+        if not args.worker_result and any(cell[3] for cell in cells):  # a split eval: its parts merged
+            logs = workers.merge_and_list(args.log_dir, cells)
         if not args.worker_result:  # a worker's evals are in its parent's table
             print_run_summary(logs, args.log_dir)
         code, lines = closing_lines(watch, code, line, logs, args.log_dir)

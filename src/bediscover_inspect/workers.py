@@ -34,12 +34,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bediscover_inspect.run.options import whole_number
+from bediscover_inspect.split import Cell, Piece
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-Cell = tuple[str, bool, int]
-"""One eval of a run's grid: (task name, reasoning on, seed)."""
 
 
 LOG_READERS = frozenset({"read_eval_log_async", "read_eval_log_headers_async"})
@@ -190,35 +188,81 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--worker", type=parse_part, default=None, help=argparse.SUPPRESS)
     run.add_argument("--worker-result", default=None, help=argparse.SUPPRESS)
+    run.add_argument("--pieces", default=None, help=argparse.SUPPRESS)
 
 
-def cells_of(args: argparse.Namespace, modes: Sequence[bool]) -> list[Cell]:
+def pieces_of(args: argparse.Namespace, modes: Sequence[bool], sizes_of: Callable[[str], Any]) -> list[Piece]:
     """The evals this ``bediscover run`` process is to run: the :func:`grid` of ``--tasks``, ``modes`` and
-    ``--seeds``, then its ``--shard``'s :func:`share`, then (in a worker) the worker's share of that."""
-    return share(share(grid(args.tasks, modes, args.seeds), args.shard), args.worker)
+    ``--seeds`` with large evals split by dataset (:func:`bediscover_inspect.split.plan`, for ``--workers`` x the
+    shard count processes, kept as the log directory already has them), then its ``--shard``'s :func:`share`; a
+    worker process reads its parent's list (``--pieces``), of which it runs its ``--worker`` :func:`share`.
+
+    ``sizes_of``: task name -> its datasets' sample counts (:func:`bediscover_inspect.split.sample_counts`)."""
+    from bediscover_inspect import split
+
+    if args.pieces:
+        listed = json.loads(Path(args.pieces).read_text(encoding="utf-8"))
+        return [(t, bool(r), int(s), tuple(d)) for t, r, s, d in listed]
+    cells = grid(args.tasks, modes, args.seeds)
+    processes = args.workers * (args.shard.count if args.shard else 1)
+    existing = split.existing_splits(logs_in(args.log_dir), args.model) if _exists(args.log_dir) else {}
+    return share(split.plan(cells, processes, args.limit, sizes_of, existing), args.shard)
 
 
-def one_cell_per_task(cells: Sequence[Cell]) -> list[Cell]:
+def one_cell_per_task(cells: Sequence[T]) -> list[T]:
     """The first cell of each task among ``cells``: enough to weigh them, since a task's seeds and reasoning modes
     ask the same samples (:func:`calls_per_cell`)."""
-    first: dict[str, Cell] = {}
+    first: dict[str, T] = {}
     for cell in cells:
-        first.setdefault(cell[0], cell)
+        first.setdefault(cell[0], cell)  # type: ignore[index]
     return list(first.values())
 
 
-def calls_per_cell(cells: Sequence[Cell], tasks: Sequence[Any], limit: int | None) -> list[int]:
+def calls_per_cell(cells: Sequence[tuple[Any, ...]], tasks: Sequence[Any], limit: int | None) -> list[int]:
     """Expected model calls of each of ``cells``, from ``tasks`` built for :func:`one_cell_per_task` of them
     (in that order) by :func:`expected_calls` with ``--limit``."""
-    calls = {name: expected_calls(task, limit) for (name, _, _), task in zip(one_cell_per_task(cells), tasks)}
-    return [calls[name] for name, _, _ in cells]
+    calls = {cell[0]: expected_calls(task, limit) for cell, task in zip(one_cell_per_task(cells), tasks)}
+    return [calls[cell[0]] for cell in cells]
+
+
+def _exists(log_dir: str) -> bool:
+    from bediscover_inspect.logdir import kind
+
+    return kind(log_dir) == "dir"
+
+
+def logs_in(log_dir: str) -> list[Any]:
+    """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    headers = []
+    for info in list_eval_logs(log_dir):
+        try:
+            headers.append(read_eval_log(info, header_only=True))
+        except Exception:  # noqa: BLE001 - an unreadable file counts as unfinished
+            continue
+    return headers
+
+
+def merge_and_list(log_dir: str, pieces: Sequence[Piece]) -> list[Any]:
+    """After a run: the merged log of each split eval whose parts have all succeeded
+    (:func:`bediscover_inspect.split.merge_parts`), then the logs of ``pieces``' evals in ``log_dir`` for the run's
+    table, a part left out when its eval has a merged log."""
+    from bediscover_inspect import split
+
+    headers = logs_in(log_dir) if pieces else []
+    if any(piece[3] for piece in pieces):
+        headers += split.merge_parts(log_dir, headers)
+    logs = logs_of_cells(headers, {piece[:3] for piece in pieces})
+    whole = {split.cell_of(log) for log in logs if split.split_of(log) is None}
+    return [log for log in logs if split.split_of(log) is None or split.cell_of(log) not in whole]
 
 
 def run_spread(
-    args: argparse.Namespace, cells: Sequence[Cell], model: Any, calls: Sequence[int] | None = None
+    args: argparse.Namespace, pieces: Sequence[Piece], model: Any, calls: Sequence[int] | None = None
 ) -> tuple[int, str]:
-    """Run ``cells`` (the shard's evals) over ``min(--workers, len(cells))`` worker processes; exit code and
-    closing line. No cells (a shard beyond the number of evals) is a run with nothing to do: code 0.
+    """Run ``pieces`` (the shard's evals) over ``min(--workers, len(pieces))`` worker processes; exit code and
+    closing line. No pieces (a shard beyond the number of evals) is a run with nothing to do: code 0.
 
     The connections shared are ``--max-connections``, else the provider's default for ``model``
     (``model.api.max_connections()``), in proportion to the expected model ``calls`` of each cell
@@ -234,9 +278,9 @@ def run_spread(
     from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
     from bediscover_inspect.cli import UsageError
 
-    if not cells:
+    if not pieces:
         return 0, f"bediscover run: no evals in shard {args.shard} (more shards than evals): nothing to do"
-    count = min(args.workers, len(cells))
+    count = min(args.workers, len(pieces))
     connections = args.max_connections or model.api.max_connections()
     if connections < count:
         raise UsageError(f"--max-connections {connections} cannot be shared by {count} workers (each needs one)")
@@ -246,24 +290,20 @@ def run_spread(
     fs.makedirs(root, exist_ok=True)
     eval_set_id_for_log_dir(args.log_dir)
     loads = [sum(share(calls, Part(j, count))) for j in range(1, count + 1)] if calls else None
-    results = run_workers(args.argv, count, connections, args.display, loads)
+    with tempfile.TemporaryDirectory(prefix="bediscover-pieces-") as scratch:
+        listed = Path(scratch) / "pieces.json"
+        listed.write_text(json.dumps([[t, r, s, list(d)] for t, r, s, d in pieces]), encoding="utf-8")
+        results = run_workers([*args.argv, "--pieces", str(listed)], count, connections, args.display, loads)
     write_log_dir_manifest(args.log_dir)
-    return outcome(results, len(cells), args.log_dir)
+    return outcome(results, len(pieces), args.log_dir)
 
 
 def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
     """The eval logs (headers) among ``logs`` whose (task, reasoning, seed) is one of ``cells``: what one worker
     or shard left in a log directory it shares with others."""
-    from bediscover_inspect.report.logs import parameters_of, short_task_name
+    from bediscover_inspect.split import cell_of
 
-    kept = []
-    for log in logs:
-        config = getattr(log.plan, "config", None)
-        seed = getattr(config, "seed", None)
-        reasoning = parameters_of(log).get("reasoning", False)
-        if seed is not None and (short_task_name(log.eval.task), bool(reasoning), int(seed)) in cells:
-            kept.append(log)
-    return kept
+    return [log for log in logs if cell_of(log) in cells]
 
 
 def write_result(path: str | None, logs: Sequence[Any], total: int) -> None:

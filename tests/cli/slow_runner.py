@@ -1,16 +1,22 @@
 """Run ``bediscover`` with an extra offline model ``slowmock/model`` (for the kill-and-resume test).
 
 Each generate call appends a line to the file named by ``$BEDISCOVER_TEST_COUNTER`` and sleeps
-``$BEDISCOVER_TEST_DELAY`` seconds, then answers a fixed text with usage set (no tokenizer needed).
+``$BEDISCOVER_TEST_DELAY`` seconds, then answers a fixed text with usage set (no tokenizer needed); with
+``$BEDISCOVER_TEST_VARIED`` set, one of :data:`VARIED` chosen by the CRC-32 of the prompt (the same prompt, the
+same answer), so scores differ between samples.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import zlib
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+
+VARIED = ("BEFORE", "AFTER", "VAGUE", "<s 2> <s 1> <s 3>", "<s 1> <s 2> <s 3>", "not an answer")
+"""The answers of ``$BEDISCOVER_TEST_VARIED``: temporal relations, sentence orders and an unreadable one."""
 
 
 @modelapi(name="slowmock")
@@ -29,7 +35,10 @@ class SlowMock(ModelAPI):
         with open(os.environ["BEDISCOVER_TEST_COUNTER"], "a", encoding="utf-8") as fh:
             fh.write("generate\n")
         await asyncio.sleep(float(os.environ.get("BEDISCOVER_TEST_DELAY", "0")))
-        output = ModelOutput.from_content(model="slowmock", content="<s 1> <s 2> <s 3>")
+        content = "<s 1> <s 2> <s 3>"
+        if os.environ.get("BEDISCOVER_TEST_VARIED"):
+            content = VARIED[zlib.crc32(str(input[-1].text).encode()) % len(VARIED)]
+        output = ModelOutput.from_content(model="slowmock", content=content)
         output.usage = ModelUsage(input_tokens=1, output_tokens=3, total_tokens=4, reasoning_tokens=0)
         return output
 

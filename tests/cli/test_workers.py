@@ -1,5 +1,6 @@
 """``bediscover run --workers/--shard``: the grid's split, the connection limit's split, workers into one log
-directory, Ctrl-C with workers and resuming with another number of workers."""
+directory, Ctrl-C with workers and resuming with another number of workers; an eval split by dataset over workers
+reports as one process."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bediscover_inspect.cli import build_tasks, main
+from bediscover_inspect.report.build import build_report
+from bediscover_inspect.split import balanced_parts, parts_per_eval, plan, split_of
 from bediscover_inspect.workers import (
     Part,
     beside_other_writers,
@@ -247,3 +251,122 @@ def test_an_eval_set_failing_on_a_log_another_worker_is_writing_is_called_again(
     with pytest.raises(ValueError, match="EOCD"):
         beside_other_writers(always, ["task"], attempts=2)
     assert len(calls) == 2
+
+
+# --------------------------------------------------------------------------------------- split by dataset
+
+
+def test_balanced_parts_deal_the_largest_dataset_first_to_the_lightest_part():
+    # temporal reasoning's paper sizes: ToT 1850 alone, TB-Dense 1515 and TDD-Man 1500 together
+    sizes = {"tbd": 1515, "tdd-man": 1500, "tot-arithmetic": 1850}
+    assert balanced_parts(sizes, 2) == [("tbd", "tdd-man"), ("tot-arithmetic",)]
+    assert balanced_parts(sizes, 3) == [("tbd",), ("tdd-man",), ("tot-arithmetic",)]
+    assert balanced_parts(sizes, 8) == [("tbd",), ("tdd-man",), ("tot-arithmetic",)]  # no empty part
+    assert balanced_parts({"a": 5, "b": 3, "c": 2, "d": 2}, 2) == [("a", "d"), ("b", "c")]  # 7 and 5
+    assert balanced_parts(sizes, 1) == [("tbd", "tdd-man", "tot-arithmetic")]
+
+
+def test_an_eval_is_split_only_when_the_processes_outnumber_the_evals_and_no_limit_is_given():
+    sizes = {"discourse_markers": {"otherwise": 294, "just-subtitle": 149, "just-manual": 90}}
+    cells = grid(["discourse_markers"], [False], [0])
+    assert parts_per_eval(1, 4, None) == 4 and parts_per_eval(3, 4, None) == 2 and parts_per_eval(4, 4, None) == 1
+    assert parts_per_eval(1, 4, 10) == 1  # --limit takes the first N of the whole task: never split
+    assert plan(cells, 1, None, sizes.__getitem__, {}) == [("discourse_markers", False, 0, ())]
+    assert plan(cells, 2, None, sizes.__getitem__, {}) == [
+        ("discourse_markers", False, 0, ("otherwise",)),
+        ("discourse_markers", False, 0, ("just-subtitle", "just-manual")),
+    ]
+    # the log directory decides a re-run: a whole log is not split again, a started split keeps its parts
+    started = {("discourse_markers", False, 0): [("otherwise", "just-manual"), ("just-subtitle",)]}
+    assert plan(cells, 3, None, sizes.__getitem__, started) == [
+        ("discourse_markers", False, 0, ("otherwise", "just-manual")),
+        ("discourse_markers", False, 0, ("just-subtitle",)),
+    ]
+    assert plan(cells, 3, None, sizes.__getitem__, {("discourse_markers", False, 0): None}) == [
+        ("discourse_markers", False, 0, ())
+    ]
+
+
+def _temporal(log_dir: Path, counter: Path, delay: float, *extra: str) -> subprocess.Popen:
+    """``bediscover run`` of temporal reasoning (3 datasets, 4 samples each), seed 0, reasoning off, with the
+    offline ``slowmock/model`` answering by the prompt's CRC-32 (scores differ between samples)."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+    env |= {"BEDISCOVER_TEST_VARIED": "1"}
+    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model", "--tasks", "temporal_reasoning"]
+    cmd += ["--seeds", "0", "--reasoning", "off", "-T", "per_dataset=4", "--log-dir", str(log_dir)]
+    cmd += ["--display", "none", *extra]
+    return subprocess.Popen(
+        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def _finish(proc: subprocess.Popen) -> str:
+    output = proc.communicate(timeout=600)[0].decode()
+    assert proc.returncode == 0, output[-3000:]
+    return output
+
+
+def _report_cells(log_dir: Path, out: Path) -> pd.DataFrame:
+    cells = build_report(str(log_dir), out, plots=False).cells
+    return cells.sort_values(list(cells.columns[:8])).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
+    """The report cells of the temporal-reasoning run in one process (no split)."""
+    tmp = tmp_path_factory.mktemp("one")
+    output = _finish(_temporal(tmp / "logs", tmp / "calls.txt", 0.0))
+    assert "1/1 evals complete" in output and _generations(tmp / "calls.txt") == 12
+    cells = _report_cells(tmp / "logs", tmp / "report")
+    # the answers differ between samples: some cells are neither 0 nor 100
+    assert ((cells["mean"] > 0) & (cells["mean"] < 100)).any()
+    return cells
+
+
+def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tmp_path, one_process):
+    log_dir, calls = tmp_path / "logs", tmp_path / "calls.txt"
+    output = _finish(_temporal(log_dir, calls, 0.0, "--workers", "3"))
+    assert f"bediscover run: 3/3 evals complete in {log_dir} (3 workers)" in output
+    assert _generations(calls) == 12
+    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(log_dir))]
+    parts = sorted(tuple(h.eval.task_args_passed["dataset"]) for h in headers if split_of(h))
+    assert parts == [("tbd",), ("tdd-man",), ("tot-arithmetic",)]
+    [merged] = [h for h in headers if not split_of(h)]
+    assert merged.eval.dataset.samples == 12 and "dataset" not in merged.eval.task_args_passed
+    assert merged.eval.metadata["parameters"]["dataset"] == ["tbd", "tdd-man", "tot-arithmetic"]
+    pd.testing.assert_frame_equal(_report_cells(log_dir, tmp_path / "report"), one_process)
+    # one worker: the merged log is the whole eval's, so Inspect's eval set finds it done
+    output = _finish(_temporal(log_dir, calls, 0.0))
+    assert f"bediscover run: 1/1 evals complete in {log_dir}" in output and _generations(calls) == 12
+
+
+def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tmp_path, one_process):
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _temporal(log_dir, first, 0.4, "--workers", "2", "--max-samples", "1")
+    deadline = time.monotonic() + 300
+    # both workers' evals under way (each has its log) and some samples answered
+    while (
+        (_generations(first) < 4 or len(list(log_dir.glob("*.eval"))) < 2)
+        and proc.poll() is None
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=180)[0].decode()
+    assert proc.returncode == 130, output[-3000:]
+    assert _generations(first) < 12
+    # 3 workers: the log directory's split into 2 parts is kept, so the finished samples are
+    output = _finish(_temporal(log_dir, second, 0.0, "--workers", "3"))
+    assert f"bediscover run: 2/2 evals complete in {log_dir} (2 workers)" in output
+    assert _generations(second) < 12
+    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(log_dir))]
+    assert sorted(tuple(h.eval.task_args_passed["dataset"]) for h in headers if split_of(h)) == [
+        ("tbd", "tot-arithmetic"),
+        ("tdd-man",),
+    ]
+    merged = [read_eval_log(h.location) for h in headers if not split_of(h) and h.status == "success"]
+    assert [sorted(str(s.id) for s in log.samples or []) for log in merged] == [
+        sorted(f"{d}_{i:04d}" for d in ("tbd", "tdd-man", "tot-arithmetic") for i in range(4))
+    ]
+    pd.testing.assert_frame_equal(_report_cells(log_dir, tmp_path / "report"), one_process)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.metrics import read_results
+from bediscover_inspect.split import SPLIT
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
 """Shared task parameters that do not make one experimental setting differ from another in the report: the
@@ -158,6 +159,10 @@ UNREADABLE = "unreadable"
 
 NOT_OURS = "not a BeDiscovER log"
 """Reason prefix of a log whose task metadata lacks ``benchmark: BeDiscovER`` (another Inspect task)."""
+
+SPLIT_PART = "success, one part of an eval split by dataset (used once every part has run, merged into one log)"
+"""Status shown for a part log (:mod:`bediscover_inspect.split`): never a run of its own; the log merged from all
+the parts is."""
 
 NO_MEASURES = "no suite measures"
 """Reason prefix of a successful BeDiscovER log without the suite's measure metrics (written by a version of the
@@ -308,7 +313,8 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` (a local path or an fsspec URL such as
     ``s3://bucket/run``) into a long table of scores.
 
-    Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used;
+    Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used, and
+    of an eval split by dataset only the log merged from its parts (a part is listed as unfinished, :data:`SPLIT_PART`);
     for the same (task, model, task arguments, seed) the one with the most distinct samples wins, then the most
     recently created (an interrupted then resumed eval set can leave an earlier failed log; a later ``--limit``
     smoke run never replaces a full run). Logs left out are listed in :attr:`LogScores.skipped`,
@@ -352,6 +358,9 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
             )
             if log.status != "success" or log.results is None:
                 unfinished.append((key, path, log.status if log.status != "success" else "success without results"))
+                continue
+            if isinstance(metadata.get(SPLIT), dict):
+                unfinished.append((key, path, SPLIT_PART))
                 continue
             rows = _log_rows(path, log)
             if not rows:
