@@ -51,7 +51,8 @@ def s3_server(root: Path) -> Iterator[dict[str, str]]:
     ports = {name: _free_port() for name in ("master", "volume", "filer", "s3")}
     command = [weed_binary(), "server", "-s3", "-ip.bind=127.0.0.1", "-ip=127.0.0.1", f"-dir={root}"]
     command += [f"-{name}.port={port}" for name, port in ports.items()]
-    command += ["-master.volumeSizeLimitMB=64"]
+    # no Iceberg catalog or Lance namespace (they listen on fixed ports: a second server would fail to start)
+    command += ["-master.volumeSizeLimitMB=64", "-s3.port.iceberg=0", "-s3.port.lance=0"]
     endpoint = f"http://127.0.0.1:{ports['s3']}"
     with open(root / "weed.log", "wb") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -35,6 +35,11 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "inspect_ai._eval.evalset",
         "bediscover run --workers fixes the eval set id of the log dir (.eval-set-id) before its workers start",
     ),
+    "run_coroutine": (
+        "inspect_ai._util._async",
+        "report, compare and bediscover run read a log directory's headers in one event loop with one store "
+        "client (the public read_eval_log opens a new S3 client per log)",
+    ),
     "task_scores": (
         "inspect_ai._display.core.results",
         "bediscover run: the end-of-eval panel shows no metric rows (the run ends with its own table)",
@@ -83,6 +88,12 @@ def active_model() -> Any | None:
 def sample_state() -> Any | None:
     """The ``TaskState`` of the sample whose solver is running, or ``None`` outside a sample."""
     return private_name("sample_state")()
+
+
+def run_coroutine(coroutine: Any) -> Any:
+    """Run ``coroutine`` (one of Inspect's ``…_async`` log functions) to its result as Inspect's synchronous log
+    functions do: one event loop with one async filesystem, so one S3 client for everything it reads."""
+    return private_name("run_coroutine")(coroutine)
 
 
 def eval_results(*args: Any, **kwargs: Any) -> Any:

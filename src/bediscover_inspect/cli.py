@@ -164,8 +164,9 @@ def build_tasks(
             for reasoning in modes:
                 for seed in seeds:
                     cell = (name, reasoning, int(seed))
-                    mine = [tuple(c[3]) if len(c) > 3 else () for c in cells or [cell] if tuple(c[:3]) == cell]
-                    parts = [tuple(c[3]) for c in plan or cells or [] if tuple(c[:3]) == cell and len(c) > 3]
+                    listed = [cell] if cells is None else cells
+                    mine = [tuple(c[3]) if len(c) > 3 else () for c in listed if tuple(c[:3]) == cell]
+                    parts = [tuple(c[3]) for c in plan or listed if tuple(c[:3]) == cell and len(c) > 3]
                     for part in mine:
                         try:
                             task = functions[name](subset=subset, reasoning=reasoning, **own_part(own, part))
@@ -367,7 +368,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             logs = logs or left
         code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
         workers.write_result(args.worker_result, logs, len(tasks))
-        if not args.worker_result and any(cell[3] for cell in cells):  # a split eval: its parts merged
+        if not args.worker_result and (args.shard or any(cell[3] for cell in cells)):  # merge parts, list shards
             logs = workers.merge_and_list(args.log_dir, cells)
         if not args.worker_result:  # a worker's evals are in its parent's table
             print_run_summary(logs, args.log_dir)

@@ -9,8 +9,11 @@ a prefix with objects under it counts as one. Credentials and endpoints come fro
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def is_url(location: str | Path) -> bool:
@@ -63,3 +66,47 @@ def kind(location: str | Path) -> str:
     if fs.isdir(path):
         return "dir"
     return "file" if fs.exists(path) else "missing"
+
+
+def read_headers(infos: Sequence[Any]) -> list[Any]:
+    """The header of each log in ``infos`` (``list_eval_logs`` entries or paths/URLs), in order; for a log that
+    cannot be read, the exception instead of a header.
+
+    All headers are read in one event loop (Inspect's ``read_eval_log_headers_async``), so through one store client,
+    where a ``read_eval_log`` per log opens a new S3 client for each (about a second each on the loopback SeaweedFS
+    of ``benchmarks/store.py``); when any cannot be read, each is read on its own to tell which.
+    """
+    from inspect_ai.log import read_eval_log, read_eval_log_headers_async
+
+    from bediscover_inspect._inspect_compat import run_coroutine
+
+    try:
+        return list(run_coroutine(read_eval_log_headers_async(list(infos))))
+    except Exception:  # noqa: BLE001 - one bad file: read each alone below
+        pass
+    headers: list[Any] = []
+    for info in infos:
+        try:
+            headers.append(read_eval_log(info, header_only=True))
+        except Exception as exc:  # noqa: BLE001 - returned for the caller to report
+            headers.append(exc)
+    return headers
+
+
+def map_logs(locations: Sequence[str], read: Callable[[Any], T]) -> list[T]:
+    """``read`` applied to each whole log at ``locations``, one log in memory at a time, in order.
+
+    The logs are read in one event loop (Inspect's ``read_eval_log_async``), so through one store client (see
+    :func:`read_headers`); ``read`` should keep only what it needs of a log.
+
+    Raises:
+        Whatever ``read_eval_log`` raises for a log that cannot be read.
+    """
+    from inspect_ai.log import read_eval_log_async
+
+    from bediscover_inspect._inspect_compat import run_coroutine
+
+    async def read_all() -> list[T]:
+        return [read(await read_eval_log_async(location)) for location in locations]
+
+    return list(run_coroutine(read_all()))

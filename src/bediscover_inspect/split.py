@@ -241,7 +241,9 @@ def merged_log(parts: Sequence[Any]) -> Any:
     # its own, as Inspect's eval set removes the older logs of a task id
     digest = hashlib.sha1(" ".join(p.eval.eval_id for p in parts).encode()).hexdigest()
     first.eval.eval_id, first.eval.task_id = digest[:22], digest[22:]
-    scorers: dict[str, Any] = {}  # a part's task has the scorers of its datasets only (temporal reasoning: relations, ToT)
+    scorers: dict[
+        str, Any
+    ] = {}  # a part's task has the scorers of its datasets only (temporal reasoning: relations, ToT)
     for part in parts:
         scorers |= {scorer.name: scorer for scorer in part.eval.scorers or [] if scorer.name not in scorers}
     first.eval.scorers = list(scorers.values())

@@ -1,7 +1,8 @@
 """One ``bediscover run`` spread over several client processes (``--workers``) and machines (``--shard``).
 
 The run's grid is its evals, one per task x reasoning mode x seed, in the order ``bediscover run`` builds them
-(:func:`grid`). ``--shard i/n`` keeps every n-th eval starting at the i-th (:func:`share`), so n machines given
+(:func:`grid`), a large eval split by dataset when the run has fewer evals than processes
+(:mod:`bediscover_inspect.split`). ``--shard i/n`` keeps every n-th eval starting at the i-th (:func:`share`), so n machines given
 ``1/n`` … ``n/n`` cover the grid once between them, each writing into the same log directory (any fsspec URL
 Inspect accepts, such as ``s3://bucket/run``). ``--workers N`` splits the shard's evals the same way over N OS
 processes on this machine (:func:`run_workers`): each is an ordinary ``bediscover run`` of its share, so an ordinary
@@ -233,26 +234,30 @@ def _exists(log_dir: str) -> bool:
 
 def logs_in(log_dir: str) -> list[Any]:
     """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    from inspect_ai.log import list_eval_logs
 
-    headers = []
-    for info in list_eval_logs(log_dir):
-        try:
-            headers.append(read_eval_log(info, header_only=True))
-        except Exception:  # noqa: BLE001 - an unreadable file counts as unfinished
-            continue
-    return headers
+    from bediscover_inspect.logdir import read_headers
+
+    # an unreadable file counts as unfinished
+    return [log for log in read_headers(list_eval_logs(log_dir)) if not isinstance(log, Exception)]
 
 
 def merge_and_list(log_dir: str, pieces: Sequence[Piece]) -> list[Any]:
     """After a run: the merged log of each split eval whose parts have all succeeded
-    (:func:`bediscover_inspect.split.merge_parts`), then the logs of ``pieces``' evals in ``log_dir`` for the run's
-    table, a part left out when its eval has a merged log."""
+    (:func:`bediscover_inspect.split.merge_parts`) and the viewer's listings of ``log_dir`` with every log
+    (Inspect's ``logs.json``, each worker's eval set having written its own, and :func:`write_eval_set_listing`),
+    then the logs of ``pieces``' evals in ``log_dir`` for the run's table, a part left out when its eval has a
+    merged log."""
     from bediscover_inspect import split
 
     headers = logs_in(log_dir) if pieces else []
     if any(piece[3] for piece in pieces):
         headers += split.merge_parts(log_dir, headers)
+    if headers:
+        from inspect_ai.log import write_log_dir_manifest
+
+        write_log_dir_manifest(log_dir)
+        write_eval_set_listing(log_dir, headers)
     logs = logs_of_cells(headers, {piece[:3] for piece in pieces})
     whole = {split.cell_of(log) for log in logs if split.split_of(log) is None}
     return [log for log in logs if split.split_of(log) is None or split.cell_of(log) not in whole]
@@ -266,15 +271,13 @@ def run_spread(
 
     The connections shared are ``--max-connections``, else the provider's default for ``model``
     (``model.api.max_connections()``), in proportion to the expected model ``calls`` of each cell
-    (:func:`expected_calls`; equal shares without them). The eval set id is fixed before the workers start (Inspect keeps it in the
-    log directory), so the workers' logs share it. After the workers end, the log directory's listing for Inspect's
-    viewer (``logs.json``), rewritten by each worker as it finished, is written once more with every log.
+    (:func:`expected_calls`; equal shares without them). The eval set id is fixed before the workers start (Inspect
+    keeps it in the log directory), so the workers' logs share it. The caller then writes the viewer's listings
+    once more (:func:`merge_and_list`).
 
     Raises:
         bediscover_inspect.cli.UsageError: fewer connections than workers.
     """
-    from inspect_ai.log import write_log_dir_manifest
-
     from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
     from bediscover_inspect.cli import UsageError
 
@@ -294,8 +297,38 @@ def run_spread(
         listed = Path(scratch) / "pieces.json"
         listed.write_text(json.dumps([[t, r, s, list(d)] for t, r, s, d in pieces]), encoding="utf-8")
         results = run_workers([*args.argv, "--pieces", str(listed)], count, connections, args.display, loads)
-    write_log_dir_manifest(args.log_dir)
     return outcome(results, len(pieces), args.log_dir)
+
+
+def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
+    """Write Inspect's ``eval-set.json`` in ``log_dir`` (the eval set's tasks, which ``inspect view`` shows) naming
+    the task of every log in ``headers`` that belongs to the directory's eval set, the newest log per task id.
+
+    Each worker's or shard's Inspect eval set writes the file with its own tasks only, so the last one to finish
+    would otherwise hide the others' from the viewer's eval-set page."""
+    from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
+    from bediscover_inspect.logdir import filesystem
+
+    eval_set_id = eval_set_id_for_log_dir(log_dir)
+    newest: dict[str, Any] = {}
+    for log in sorted(headers, key=lambda h: str(h.eval.created)):
+        if log.eval.eval_set_id == eval_set_id:
+            newest[log.eval.task_id] = log
+    tasks = [
+        {
+            "name": log.eval.task,
+            "task_id": log.eval.task_id,
+            "task_file": log.eval.task_file,
+            "task_args": log.eval.task_args_passed or {},
+            "model": log.eval.model,
+            "model_args": log.eval.model_args or {},
+            "sequence": sequence,
+        }
+        for sequence, log in enumerate(newest.values())
+    ]
+    fs, root = filesystem(log_dir)
+    with fs.open(f"{root.rstrip('/')}/eval-set.json", "w", encoding="utf-8") as out:
+        json.dump({"eval_set_id": eval_set_id, "tasks": tasks}, out, indent=2, default=str)
 
 
 def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:

@@ -166,6 +166,10 @@ def test_workers_run_every_eval_once_into_one_log_dir_with_the_connections_divid
     assert len({h.eval.eval_set_id for h in headers}) == 1  # one eval set, as a single process would make
     listed = json.loads((log_dir / "logs.json").read_text())
     assert len(listed) == 4  # Inspect's viewer listing names every worker's log
+    # and its eval-set page every worker's task, as one process's eval set would
+    eval_set = json.loads((log_dir / "eval-set.json").read_text())
+    assert eval_set["eval_set_id"] == headers[0].eval.eval_set_id
+    assert sorted(task["task_id"] for task in eval_set["tasks"]) == sorted(h.eval.task_id for h in headers)
 
 
 def test_ctrl_c_with_workers_exits_130_and_another_worker_count_resumes(tmp_path):

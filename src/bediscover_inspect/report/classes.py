@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.logdir import map_logs
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
 
 LABEL_SCORERS: dict[str, str] = {
@@ -22,16 +23,19 @@ LABEL_SCORERS: dict[str, str] = {
 RUN = ["task", "model", "reasoning", "variant"]
 
 
-def _pairs_of_log(path: str, scorer: str) -> dict[str, tuple[list[str], list[str]]]:
-    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by ``scorer``.
+def _pairs_of_log(log: Any) -> dict[str, tuple[list[str], list[str]]]:
+    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by its task's label scorer
+    (:data:`LABEL_SCORERS`).
 
-    The log is read whole, once: ``read_eval_log_samples`` re-reads the ``.eval`` archive's directory for every
-    sample, which makes a paper-size log (thousands of samples) several times slower to read.
+    Each log is read whole, once (:func:`bediscover_inspect.logdir.map_logs`): ``read_eval_log_samples`` re-reads
+    the ``.eval`` archive's directory for every sample, which makes a paper-size log (thousands of samples) several
+    times slower to read.
     """
-    from inspect_ai.log import read_eval_log
+    from bediscover_inspect.report.logs import short_task_name
 
+    scorer = LABEL_SCORERS[short_task_name(log.eval.task)]
     pairs: dict[str, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
-    for sample in read_eval_log(path).samples or []:
+    for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
         metadata = sample.metadata or {}
         if score is None or "gold" not in metadata:
@@ -58,9 +62,10 @@ def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.
     logs = scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
     class_rows: list[dict[str, Any]] = []
     confusion_rows: list[dict[str, Any]] = []
-    for row in logs.itertuples(index=False):
+    rows = list(logs.itertuples(index=False))
+    for row, pairs in zip(rows, map_logs([row.log for row in rows], _pairs_of_log), strict=True):
         run = {key: getattr(row, key) for key in RUN}
-        for dataset, (gold, pred) in _pairs_of_log(row.log, LABEL_SCORERS[row.task]).items():
+        for dataset, (gold, pred) in pairs.items():
             for label, values in per_class_prf(gold, pred).items():
                 class_rows.append(run | {"dataset": dataset, "seed": row.seed, "label": label} | values)
             labels, matrix = confusion(gold, pred)

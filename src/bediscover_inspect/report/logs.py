@@ -327,20 +327,19 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         NotADirectoryError: ``log_dir`` is not a directory.
         OSError, ValueError: see :func:`bediscover_inspect.logdir.check_log_dir`.
     """
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    from inspect_ai.log import list_eval_logs
 
-    from bediscover_inspect.logdir import check_log_dir
+    from bediscover_inspect.logdir import check_log_dir, read_headers
 
     log_dir = check_log_dir(log_dir)
     skipped: list[tuple[str, str]] = []
     latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
-    for info in list_eval_logs(log_dir, recursive=True):
+    infos = list_eval_logs(log_dir, recursive=True)
+    for info, log in zip(infos, read_headers(infos), strict=True):
         path = _local_path(info.name)
-        try:
-            log = read_eval_log(info, header_only=True)
-        except Exception as exc:  # noqa: BLE001 - any unreadable file is reported and skipped, never fatal
-            skipped.append((path, f"{UNREADABLE}: {_one_line(exc)}"))
+        if isinstance(log, Exception):  # any unreadable file is reported and skipped, never fatal
+            skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
             continue
         try:
             metadata = log.eval.metadata or {}
