@@ -14,9 +14,9 @@ from them by Inspect (:func:`inspect_ai.log.recompute_metrics`), so it is the lo
 (:func:`bediscover_inspect.report.logs.read_log_scores`). The merged log carries the task arguments of the whole
 eval, so Inspect's eval set matches it to the unsplit eval: re-running with one worker skips it.
 
-The log directory decides a re-run's split (:func:`plan`): an eval that has a successful log of the whole task is
-not split again, and one with part logs keeps their split, so a run resumed with another number of workers
-resumes the same parts.
+The log directory decides a re-run's split (:func:`plan`): an eval that has a log of the whole task (finished, or
+interrupted: Inspect resumes it) is not split, and one with part logs keeps their split, so a run resumed with
+another number of workers resumes the same samples.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def plan(
         processes: client processes of the whole run (``--workers`` x shard count).
         limit: ``--limit`` (no split when given).
         sizes_of: task name -> its datasets' sample counts (called only for a task that is split).
-        existing: what the log directory holds for a cell (:func:`existing_splits`): ``None`` for a successful
-            whole log (never split), a list of parts for a split already started (kept).
+        existing: what the log directory holds for a cell (:func:`existing_splits`): ``None`` for a log of the
+            whole task (never split), a list of parts for a split already started (kept).
     """
     count = parts_per_eval(len(cells), processes, limit)
     split: dict[str, list[tuple[str, ...]]] = {}
@@ -151,8 +151,9 @@ def _whole_args(log: Any) -> str:
 
 
 def existing_splits(headers: Sequence[Any], model: str) -> dict[Cell, list[tuple[str, ...]] | None]:
-    """What a log directory's logs (``headers``) of ``model`` fix for a re-run's :func:`plan`: a cell with a
-    successful log of the whole task -> ``None``; else a cell with part logs -> the parts of the newest one."""
+    """What a log directory's logs (``headers``) of ``model`` fix for a re-run's :func:`plan`: a cell with a log of
+    the whole task, finished or not (Inspect resumes it) -> ``None``; else a cell with part logs -> the parts of the
+    newest one."""
     found: dict[Cell, list[tuple[str, ...]] | None] = {}
     for log in sorted(headers, key=lambda h: str(h.eval.created)):
         cell = cell_of(log)
@@ -160,8 +161,7 @@ def existing_splits(headers: Sequence[Any], model: str) -> dict[Cell, list[tuple
             continue
         split = split_of(log)
         if split is None:
-            if log.status == "success":
-                found[cell] = None
+            found[cell] = None
         else:
             found[cell] = [tuple(p) for p in split["parts"]]
     return found
