@@ -11,8 +11,7 @@ A part's log records the split in its task metadata (:data:`SPLIT`). Once every 
 :func:`merge_parts` writes the eval's log: the parts' samples under the whole task's header, metrics recomputed
 from them by Inspect (:func:`inspect_ai.log.recompute_metrics`), so it is the log one process would have written.
 ``report``, ``compare`` and ``rescore`` read that log; a part log is never used as a run
-(:func:`bediscover_inspect.report.logs.read_log_scores`). The merged log carries the task arguments of the whole
-eval, so Inspect's eval set matches it to the unsplit eval: re-running with one worker skips it.
+(:func:`bediscover_inspect.report.logs.read_log_scores`).
 
 The log directory decides a re-run's split (:func:`plan`): an eval that has a log of the whole task (finished, or
 interrupted: Inspect resumes it) is not split, and one with part logs keeps their split, so a run resumed with
@@ -160,6 +159,9 @@ def existing_splits(headers: Sequence[Any], model: str) -> dict[Cell, list[tuple
         if cell is None or log.eval.model != model or found.get(cell, []) is None:
             continue
         split = split_of(log)
+        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+        if MERGED in metadata:  # the parts it was merged from decide
+            continue
         if split is None:
             found[cell] = None
         else:

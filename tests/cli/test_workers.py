@@ -339,9 +339,9 @@ def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tm
     assert merged.eval.dataset.samples == 12 and "dataset" not in merged.eval.task_args_passed
     assert merged.eval.metadata["parameters"]["dataset"] == ["tbd", "tdd-man", "tot-arithmetic"]
     pd.testing.assert_frame_equal(_report_cells(log_dir, tmp_path / "report"), one_process)
-    # one worker: the merged log is the whole eval's, so Inspect's eval set finds it done
+    # one worker: the log directory's split is kept, so Inspect's eval set finds every part done
     output = _finish(_temporal(log_dir, calls, 0.0))
-    assert f"bediscover run: 1/1 evals complete in {log_dir}" in output and _generations(calls) == 12
+    assert f"bediscover run: 3/3 evals complete in {log_dir}" in output and _generations(calls) == 12
 
 
 def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tmp_path, one_process):
