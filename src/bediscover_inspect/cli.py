@@ -254,8 +254,10 @@ RUN_OPTIONS = {
 
 
 def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
-    """SIGINT handler for the eval set: the first Ctrl-C raises :class:`KeyboardInterrupt` wherever the run is; a
-    second one, while the interrupted run is still winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
+    """SIGINT and SIGTERM handler for the eval set: the first Ctrl-C (or SIGTERM, as ``timeout``, SLURM, ``docker
+    stop`` and systemd send) raises :class:`KeyboardInterrupt` wherever the run is, so the run stops as after
+    Ctrl-C: finished samples kept, its closing line and the resume hint; a second one, while the interrupted run is
+    still winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
 
     With Python's default handler in place, ``asyncio.run`` installs its own, which only cancels the main task on
     the first Ctrl-C; a run whose cancellation is absorbed inside Inspect then carries on to the end and reports
@@ -332,7 +334,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
         logs: Sequence[Any] = []
         interrupted = False
-        previous_handler = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
+        previous = {sig: signal.signal(sig, _raise_keyboard_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             with panels_without_scores():  # the run ends with its own table
                 _success, logs = workers.beside_other_writers(
@@ -361,7 +363,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 raise
             watch.disk.message = str(exc)
         finally:
-            signal.signal(signal.SIGINT, previous_handler)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
             left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})
             interrupted = interrupted or any(log.status == "cancelled" for log in left)

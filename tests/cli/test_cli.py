@@ -107,6 +107,15 @@ def test_run_user_errors_are_one_line_exit_2(tmp_path, capsys):
     assert "nosuchprovider" in _one_line_error(capsys, "run")
 
 
+def test_a_log_dir_that_cannot_be_created_is_one_line_exit_2(tmp_path, capsys):
+    (tmp_path / "file").write_text("not a directory")
+    argv = ["run", "--model", "mockllm/model", "--tasks", "sentence_ordering", "--seeds", "0", "--reasoning", "off"]
+    argv += ["--limit", "1", "-T", "dataset=nips-abs", "--display", "none"]
+    assert main([*argv, "--log-dir", str(tmp_path / "file" / "logs")]) == 2
+    message = _one_line_error(capsys, "run")
+    assert f"--log-dir {tmp_path / 'file' / 'logs'} cannot be used: Not a directory" in message
+
+
 def test_run_options_given_as_task_arguments_or_for_unknown_tasks_are_refused(tmp_path, capsys):
     base = [
         "run",
@@ -274,16 +283,18 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
 
 
-def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path):
-    """SIGINT part-way through 2 tasks × 2 seeds: exit 130 (not 0), the resume hint on stderr; re-running the same
-    command then finishes every eval with exit 0."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path, signum):
+    """SIGINT (or SIGTERM, as a scheduler sends) part-way through 2 tasks × 2 seeds: exit 130 (not 0), the resume
+    hint on stderr; re-running the same command then finishes every eval with exit 0, asking again at most the one
+    sample that was waiting for the model (one sample at a time)."""
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
     proc = _run(log_dir, first, delay=0.4)
     deadline = time.monotonic() + 240
     while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
-    os.killpg(proc.pid, signal.SIGINT)
+    os.killpg(proc.pid, signum)
     output = proc.communicate(timeout=120)[0].decode()
     assert proc.returncode == 130, output[-3000:]
     assert "interrupted (re-run the same command to resume" in output
@@ -292,6 +303,7 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path):
     output = proc.communicate(timeout=300)[0].decode()
     assert proc.returncode == 0, output[-3000:]
     assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
+    assert 16 <= _generations(first) + _generations(second) <= 16 + 1
 
 
 def test_vllm_without_server_or_package_is_one_line_exit_2(tmp_path, monkeypatch, capsys):

@@ -57,12 +57,12 @@ def run_guard(
     the block (both yielded).
 
     Raises:
-        RunRefused: the server does not answer, or another process holds the log directory.
+        RunRefused: the server does not answer, the log directory cannot be created, or another process holds it.
     """
     from .down import watch_server_down
     from .endpoint import EndpointUnreachable, check_endpoint
     from .failures import watch_disk_full
-    from .lock import LogDirInUse, log_dir_lock
+    from .lock import LogDirUnusable, log_dir_lock
 
     with ExitStack() as stack:
         try:
@@ -70,7 +70,7 @@ def run_guard(
                 check_endpoint(model, base_url, model_args)
             if lock is not None:
                 stack.enter_context(log_dir_lock(log_dir, lock))
-        except (EndpointUnreachable, LogDirInUse) as exc:
+        except (EndpointUnreachable, LogDirUnusable) as exc:
             raise RunRefused(str(exc)) from None
         disk = stack.enter_context(watch_disk_full())
         yield RunWatches(disk, stack.enter_context(watch_server_down(model, base_url, model_args)))

@@ -23,7 +23,11 @@ from contextlib import contextmanager
 from .guard import LOCK_NAME
 
 
-class LogDirInUse(Exception):
+class LogDirUnusable(Exception):
+    """The log directory cannot be used: it cannot be created or written, or another run holds it."""
+
+
+class LogDirInUse(LogDirUnusable):
     """Another live process holds the log directory's lock (the message names it)."""
 
 
@@ -50,13 +54,21 @@ def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[None]:
 
     Raises:
         LogDirInUse: another process holds it; the message names its pid, host, command and start time.
+        LogDirUnusable: the directory or the lock file cannot be created (a path under a file, a read-only or
+            virtual file system).
     """
     if _is_remote(log_dir):
         yield
         return
     path = os.path.join(log_dir.removeprefix("file://"), name)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        where = (
+            f" ({exc.filename})" if exc.filename and os.path.abspath(exc.filename) != os.path.abspath(log_dir) else ""
+        )
+        raise LogDirUnusable(f"--log-dir {log_dir} cannot be used: {exc.strerror or exc}{where}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
