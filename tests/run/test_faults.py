@@ -195,7 +195,9 @@ def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
 
 @pytest.mark.parametrize("delay", [1.5, 3.0])
 def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server, tmp_path, delay):
-    server = fault_server()
+    # replies take 5 s, so on a fast machine the signal still lands before the run can end (in start-up or at the
+    # first calls)
+    server = fault_server("--bad", "slow", "--slow-seconds", "5")
     log_dir = tmp_path / "logs"
     proc = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
     time.sleep(delay)
