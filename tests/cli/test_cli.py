@@ -361,6 +361,30 @@ def test_provider_errors_lose_their_console_markup(tmp_path, monkeypatch, capsys
     assert "ERROR:" not in err, err
 
 
+def test_a_missing_gguf_file_is_one_line_exit_2(tmp_path, capsys):
+    missing = tmp_path / "missing.gguf"
+    run = ["run", "--model", f"gguf/{missing}", "--tasks", "discourse_markers", "--seeds", "0", "--reasoning", "off"]
+    assert main([*run, "--log-dir", str(tmp_path / "logs"), "-T", "dataset=otherwise"]) == 2
+    message = _one_line_error(capsys, "run")
+    assert f"GGUF model file not found: '{missing}'" in message and "smollm2-135m" in message, message
+    assert not (tmp_path / "logs").exists()
+
+
+def test_inspect_eval_with_a_missing_gguf_file_prints_the_message_without_a_traceback(tmp_path):
+    missing = tmp_path / "missing.gguf"
+    proc = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", "evals/discourse_markers.py", "--model", f"gguf/{missing}"]
+        + ["-T", "dataset=otherwise", "--limit", "1", "--display", "plain", "--log-dir", str(tmp_path / "logs")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in output, output[-3000:]
+    assert " ".join(output.split()).startswith(f"GGUF model file not found: '{missing}'"), output
+
+
 def test_generate_flags_override_table_7_presets(tmp_path):
     log_dir = tmp_path / "logs"
     code = main(

@@ -79,6 +79,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from .._inspect_compat import PrerequisiteError
+
 DEFAULT_MAX_TOKENS = 1024
 """``max_tokens`` when neither the task nor the command line sets one (tokens)."""
 
@@ -129,8 +131,16 @@ ALIASES: dict[str, GGUFAlias] = {
 """Model aliases accepted as ``gguf/<alias>``."""
 
 
-class GGUFError(Exception):
-    """Base class of this provider's errors."""
+class GGUFError(PrerequisiteError):
+    """Base class of this provider's errors: the message says what is wrong and how to fix it.
+
+    Also an Inspect ``PrerequisiteError``, so ``inspect eval`` prints just the message (no traceback) and
+    ``bediscover run`` one line, exit code 2.
+    """
+
+    def __init__(self, message: str) -> None:
+        BaseException.__init__(self, message)  # the str() of the built-in exception each subclass also is
+        self.message = message
 
 
 class GGUFPackageMissingError(GGUFError, ModuleNotFoundError):
