@@ -192,6 +192,8 @@ class Measure:
         paper_measure: the ``metric`` of ``paper_results.csv`` this measure is compared with (default: ``name``).
         tokens: a token count (reported as it is; every other measure is a 0–1 rate shown in percent).
         label: the field's name for it in prose and tables (``PMR``, ``micro-F1``; default: :attr:`name`).
+        bounds: the smallest and largest value the measure can take, in its logged unit (a rate 0–1, Kendall's τ
+            −1 to 1, a token count 0 to ∞): an interval around it is kept inside them.
     """
 
     name: str
@@ -207,6 +209,7 @@ class Measure:
     paper_measure: str = ""
     tokens: bool = False
     label: str = ""
+    bounds: tuple[float, float] = (0.0, 1.0)
 
     @property
     def uncertainty(self) -> Literal["stderr", "bootstrap"]:
@@ -471,7 +474,12 @@ _MEASURES: tuple[Measure, ...] = (
         label="PMR",
     ),
     _mean("skip", "Skip-bigram match (Skip, ROUGE-S): mean of ``value['skip']`` over documents.", paper_name="Skip"),
-    _mean("kendall_tau", "Kendall's τ (Re-BART): mean of ``value['kendall_tau']`` over documents.", paper_name="τ"),
+    _mean(
+        "kendall_tau",
+        "Kendall's τ (Re-BART): mean of ``value['kendall_tau']`` over documents, −1 (reversed) to 1.",
+        paper_name="τ",
+        bounds=(-1.0, 1.0),
+    ),
     _rate(
         "lumr",
         "Length unmatch rate (Lumr): share of answers whose length differs from the gold's.",
@@ -508,6 +516,7 @@ _MEASURES: tuple[Measure, ...] = (
         paper_name="tok.",
         paper_measure="tok",
         tokens=True,
+        bounds=(0.0, float("inf")),
     ),
     _sums(
         "reasoning_tokens_per_turn",
@@ -516,6 +525,7 @@ _MEASURES: tuple[Measure, ...] = (
         "turns",
         higher_is_better=False,
         tokens=True,
+        bounds=(0.0, float("inf")),
     ),
     # ---- every task
     _mean(
@@ -526,6 +536,7 @@ _MEASURES: tuple[Measure, ...] = (
         paper_name="tok.",
         paper_measure="tok",
         tokens=True,
+        bounds=(0.0, float("inf")),
     ),
     _mean(
         "reasoning_tokens",
@@ -533,6 +544,7 @@ _MEASURES: tuple[Measure, ...] = (
         "paper column).",
         higher_is_better=False,
         tokens=True,
+        bounds=(0.0, float("inf")),
     ),
 )
 
@@ -715,6 +727,16 @@ def is_token_measure(measure: str) -> bool:
     return entry.tokens if entry is not None else measure == "tok"
 
 
+def bounds_of(measure: str) -> tuple[float, float]:
+    """The range of ``measure`` (a catalog name, or the paper's ``tok``) in its logged unit
+    (:attr:`Measure.bounds`): ``(0, 1)`` for a rate, ``(-1, 1)`` for Kendall's τ, ``(0, inf)`` for a token count;
+    a name outside the catalog is a rate."""
+    entry = CATALOG.get(measure)
+    if entry is not None:
+        return entry.bounds
+    return (0.0, float("inf")) if measure == "tok" else (0.0, 1.0)
+
+
 def paper_key(measure: str) -> str:
     """The shared key of our measure name or the paper's metric name (``micro_f1`` and ``acc`` ->
     ``accuracy``, ``output_tokens`` -> ``tok``; a name outside the catalog is its own key)."""
@@ -792,6 +814,7 @@ __all__ = [
     "STDERR_SUFFIX",
     "Measure",
     "ScorerMeasures",
+    "bounds_of",
     "headline",
     "is_token_measure",
     "measure_order",

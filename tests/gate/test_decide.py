@@ -147,3 +147,28 @@ def test_a_planted_ten_point_drop_is_named_across_the_task_and_on_its_largest_da
     assert all(c.group in ("all", largest) for c in result.regressed)
     cell = next(c for c in result.cells if c.name == f"{task} {headline[0]} [{group}]")
     assert round(cell.delta, 9) <= -10 and cell.pairs == sizes[largest]
+
+
+def test_a_measure_two_scorers_report_is_named_with_its_scorer(base, tmp_path):
+    """Temporal reasoning's relation and ToT scorers both report ``invalid``: with ``--measures all`` each row names
+    its scorer; ToT answered invalid throughout moves only ``tot_scorer/invalid`` (0 of 12 -> 12 of 12)."""
+
+    def quality(task, dataset, index):
+        return "invalid" if dataset == "tot-arithmetic" else baseline_quality(task, dataset, index)
+
+    result = compare(
+        base, write_suite(tmp_path / "cand", quality=quality), measures="all", tasks=["temporal_reasoning"]
+    )
+    invalid = {c.name: c for c in result.cells if c.measure == "invalid" and c.group_key == "all"}
+    assert sorted(invalid) == [
+        "temporal_reasoning relation_scorer/invalid [all]",
+        "temporal_reasoning tot_scorer/invalid [all]",
+    ]
+    tot = invalid["temporal_reasoning tot_scorer/invalid [all]"]
+    relations = invalid["temporal_reasoning relation_scorer/invalid [all]"]
+    assert (tot.baseline, tot.candidate, tot.pairs) == (0.0, 1.0, 12)
+    assert (relations.baseline, relations.candidate, relations.pairs) == (0.0, 0.0, 24)
+    table = render(result, "table")
+    assert "tot_scorer/invalid (lower better)" in table and "relation_scorer/invalid (lower better)" in table
+    # a measure only one scorer reports keeps its plain name
+    assert any(c.name == "temporal_reasoning micro_f1 [all]" for c in result.cells)

@@ -573,7 +573,8 @@ def test_group_samples_of_the_relation_scorer_and_disrpt_groups():
 
 
 def test_intervals_stay_inside_the_measures_range():
-    """A rate's 95 % interval is clipped to [0, 100] %, a token count's at 0 (mean ∓ 1.96 se by hand)."""
+    """A rate's 95 % interval is clipped to [0, 100] %, Kendall's τ's to [−100, 100], a token count's at 0 (mean ∓
+    1.96 se by hand)."""
     import pandas as pd
 
     rows = [
@@ -582,6 +583,9 @@ def test_intervals_stay_inside_the_measures_range():
         ("invalid", 0.02, 0.05),
         ("pmr", 0.99, 0.05),
         ("output_tokens", 40.0, 24.0),
+        # τ −9.4 ± 3.3 (×100) -> [−15.868, −2.932]: below 0, inside τ's range, kept; τ −0.95 ± 0.05 -> [−104.8,
+        # −85.2] clipped at −100
+        ("kendall_tau", -0.094, 0.033),
     ]
     scores = pd.DataFrame(
         [
@@ -611,6 +615,11 @@ def test_intervals_stay_inside_the_measures_range():
     assert cells.loc["pmr", "ci95_high"] == 100.0
     assert cells.loc["output_tokens", "ci95_low"] == 0.0
     assert cells.loc["output_tokens", "ci95_high"] == pytest.approx(40 + 1.959964 * 24, abs=1e-4)
+    assert cells.loc["kendall_tau", "ci95_low"] == pytest.approx(-9.4 - 1.959964 * 3.3, abs=1e-4)  # -15.868
+    assert cells.loc["kendall_tau", "ci95_high"] == pytest.approx(-9.4 + 1.959964 * 3.3, abs=1e-4)  # -2.932
+    reversed_tau = aggregate(scores.assign(value=-0.95, stderr=0.05)).set_index("measure")
+    assert reversed_tau.loc["kendall_tau", "ci95_low"] == -100.0
+    assert reversed_tau.loc["kendall_tau", "ci95_high"] == pytest.approx(-95 + 1.959964 * 5, abs=1e-4)
 
 
 def test_each_task_table_leads_with_its_headline_measures():

@@ -160,6 +160,14 @@ class Cell:
     tested: bool = True
     p_holm: float = float("nan")
     verdict: str = NO_CHANGE
+    scorer_named: bool = False
+
+    @property
+    def shown_measure(self) -> str:
+        """The measure as the output names it: ``<scorer>/<measure>`` where another scorer of the run reports a
+        measure of the same name (temporal reasoning's ``relation_scorer/invalid`` and ``tot_scorer/invalid``),
+        else the measure's name."""
+        return f"{self.scorer}/{self.measure}" if self.scorer_named else self.measure
 
     @property
     def name(self) -> str:
@@ -168,7 +176,7 @@ class Cell:
             if self.group_key == "all"
             else (self.group if self.group_key == "dataset" else f"{self.group_key}={self.group}")
         )
-        return f"{self.run} {self.measure} [{group}]"
+        return f"{self.run} {self.shown_measure} [{group}]"
 
 
 @dataclass
@@ -600,6 +608,11 @@ def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
                         **result,
                     )
                     cells.append(cell)
+    scorers_of: dict[str, set[str]] = {}
+    for cell in cells:
+        scorers_of.setdefault(cell.measure, set()).add(cell.scorer)
+    for cell in cells:
+        cell.scorer_named = len(scorers_of[cell.measure]) > 1
     return cells
 
 

@@ -55,7 +55,7 @@ def _cell_row(cell: Cell) -> list[str]:
     interval = "–" if math.isnan(cell.low) else f"[{round(cell.low, 1) + 0.0:+.1f}, {round(cell.high, 1) + 0.0:+.1f}]"
     return [
         cell.run,
-        cell.measure + ("" if cell.higher_is_better else " (lower better)"),
+        cell.shown_measure + ("" if cell.higher_is_better else " (lower better)"),
         group,
         str(cell.pairs),
         _number(100 * cell.baseline),

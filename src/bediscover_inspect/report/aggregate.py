@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from bediscover_inspect.measures import is_token_measure
+from bediscover_inspect.measures import bounds_of, is_token_measure
 from bediscover_inspect.report.logs import GROUP_KEYS, RUN_KEYS
 
 Z95 = 1.959963984540054
@@ -28,7 +28,8 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         One row per cell with ``mean``, ``std`` over seeds (NaN with fewer than ``ddof + 1`` seeds), ``se`` (the
         logged standard error over test items, averaged over the seeds: every seed scores the same items, so their
         errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
-        se``, clipped to the measure's range: [0, 100] for a rate, ≥ 0 for a token count), ``n_seeds``, ``seeds``
+        se``, clipped to the measure's range, :func:`bediscover_inspect.measures.bounds_of`: [0, 100] for a rate,
+        [−100, 100] for Kendall's τ, ≥ 0 for a token count), ``n_seeds``, ``seeds``
         (present, ascending, space-separated), ``samples`` (the cell's group's samples per seed, ``/``-joined in
         seed order; ``?`` for a seed whose log does not say, empty when none does) and ``reasoning_effort``. Rates
         (every measure but token counts, :func:`bediscover_inspect.measures.is_token_measure`) are scaled to
@@ -72,10 +73,11 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
     if len(unmeasured):
         keys = pd.MultiIndex.from_frame(cells[GROUP_KEYS])
         cells.loc[keys.isin(unmeasured.index) & cells["measure"].map(is_token_measure), ["mean", "std"]] = np.nan
-    # an interval never leaves the measure's range: a rate stays in [0, 100] %, a token count at or above 0
-    rates = ~cells["measure"].map(is_token_measure).astype(bool)
-    cells["ci95_low"] = (cells["mean"] - Z95 * cells["se"]).clip(lower=0.0)
-    cells["ci95_high"] = (cells["mean"] + Z95 * cells["se"]).where(~rates, lambda high: high.clip(upper=100.0))
+    # an interval never leaves the measure's range (the catalog's bounds, in the cell's unit)
+    scale = np.where(cells["measure"].map(is_token_measure), 1.0, 100.0)
+    low, high = (np.array([bounds_of(m)[i] for m in cells["measure"]], dtype=float) * scale for i in (0, 1))
+    cells["ci95_low"] = np.clip(cells["mean"] - Z95 * cells["se"], low, high)
+    cells["ci95_high"] = np.clip(cells["mean"] + Z95 * cells["se"], low, high)
     return cells[columns]
 
 
