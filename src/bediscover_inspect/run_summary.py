@@ -1,14 +1,19 @@
 """The table ``bediscover run`` ends with: one row per eval and dataset, the headline measure by name.
 
-    task               setting                dataset   headline               invalid  samples  log
-    sentence_ordering  seed 0, reasoning off  nips-abs  PMR 12.5 ± 12.5 %        50.0%        8  2026-…_sentence-ordering_….eval
+    task               setting                dataset   headline           invalid  samples  log                   differs
+    sentence_ordering  seed 0, reasoning off  nips-abs  PMR 12.5 ± 12.5 %    50.0%        8  2026-…_sentence-….eval  max_tokens 256 (Table 7, any model: 2048 or 4096)
+    ± is the headline's standard error over the samples; differs: how the run departs from the paper's setting
 
 Per row: the run's setting (the ``--seed`` value and the reasoning mode); the headline measure of the scorer that
 covers the dataset (the measure catalog's, :func:`bediscover_inspect.measures.headline`: PMR, accuracy, micro-F1 or
-link-F1) with its standard error, both in %; the invalid rate in % (dialogue
-parsing: turns whose answer could not be read); the samples scored (dialogue parsing: dialogues); the log file,
-relative to the log directory, on the first row of each log. Every other number stays in the logs
-(``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
+link-F1) with its standard error (the log's: Inspect's ``stderr()`` of a mean, the seeded bootstrap of a
+corpus-level measure), both in %; the invalid rate in % (dialogue parsing: the share of relations read that were
+invalid, "–" where nothing was read); the samples scored (dialogue parsing: dialogues); the log file, relative to
+the log directory, on the first row of each log; and, when some row's run departs from the paper's setting,
+``differs``: what it does differently (``--limit``, ``-T per_dataset``, a data file that is not the pinned one,
+generate settings other than Table 7's …), the text of ``bediscover report``'s ``differs`` column
+(:func:`bediscover_inspect.report.setting.log_differences`). A line under the rows says what ± and ``differs``
+are. Every other number stays in the logs (``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "
 INVALID_MEASURES = ("invalid", "invalid_rate")
 """Measures that are a scorer's invalid-answer rate (dialogue parsing: ``invalid_rate``, per turn)."""
 
-COLUMNS = ("task", "setting", "dataset", "headline", "invalid", "samples", "log")
+COLUMNS = ("task", "setting", "dataset", "headline", "invalid", "samples", "log", "differs")
+
+FOOTNOTE = "± is the headline's standard error over the samples"
+DIFFERS_NOTE = "; differs: how the run departs from the paper's setting"
 
 
 def headline_measure(log: Any, scorer: str) -> str | None:
@@ -67,7 +75,9 @@ def samples_per_dataset(log: Any) -> Counter[str]:
 def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
     """One row per scorer and dataset of ``log``, in the log's order: ``task``, ``seed`` (``None`` when not set),
     ``reasoning`` (the task argument), ``dataset``, ``measure`` (the headline's name), ``headline`` and
-    ``headline_stderr`` (fractions), ``invalid`` (a fraction or NaN), ``samples`` and ``log``.
+    ``headline_stderr`` (fractions), ``invalid`` (a fraction or NaN), ``samples``, ``log`` and ``differs`` (what
+    the run does differently from the paper's setting for the dataset, ``"; "``-joined:
+    :func:`bediscover_inspect.report.setting.log_differences`; empty for the paper's setting).
 
     A log without results (failed, cancelled) gives one row naming its status in ``dataset``.
     """
@@ -85,10 +95,15 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                 "headline_stderr": math.nan,
                 "invalid": math.nan,
                 "samples": log.results.completed_samples if log.results else 0,
+                "differs": "",
             }
         ]
+    from .report.logs import run_facts
+    from .report.setting import log_differences
+
     counts = samples_per_dataset(log)
     results = read_results(log)
+    facts = run_facts(str(log.location), log)
     rows = []
     for score in log.results.scores:
         measure = headline_measure(log, score.name)
@@ -106,6 +121,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                     "headline_stderr": row["stderr"],
                     "invalid": invalid[0] if invalid else math.nan,
                     "samples": counts.get(row["group"], 0),
+                    "differs": "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"])),
                 }
             )
     return rows
@@ -143,21 +159,26 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
                 if row["measure"]
                 else ""
             ),
-            "" if math.isnan(row["invalid"]) else f"{_percent(row['invalid'])}%",
+            "" if not row["measure"] else f"{_percent(row['invalid'])}%" if not math.isnan(row["invalid"]) else "–",
             str(row["samples"]),
             row["log"],
+            row["differs"],
         ]
         for row in rows
     ]
-    widths = [max(len(line[i]) for line in [list(COLUMNS), *cells]) for i in range(len(COLUMNS))]
+    differs = any(row["differs"] for row in rows)
+    shown = COLUMNS if differs else COLUMNS[:-1]
+    cells = [line[: len(shown)] for line in cells]
+    widths = [max(len(line[i]) for line in [list(shown), *cells]) for i in range(len(shown))]
     right = {"invalid", "samples"}
     lines = [
         "  ".join(
             cell.rjust(width) if name in right else cell.ljust(width)
-            for name, cell, width in zip(COLUMNS, line, widths, strict=True)
+            for name, cell, width in zip(shown, line, widths, strict=True)
         ).rstrip()
-        for line in [list(COLUMNS), *cells]
+        for line in [list(shown), *cells]
     ]
+    lines.append(FOOTNOTE + (DIFFERS_NOTE if differs else ""))
     return "\n".join(lines), left_out
 
 

@@ -44,6 +44,8 @@ def test_a_row_per_dataset_with_the_headline_by_name(logs):
     assert row["invalid"] == pytest.approx(0.25)
     assert row["samples"] == 4 and row["reasoning"] is False
     assert row["log"] == Path(evals[0].location).name
+    # Table 7's max_tokens (2048, the preset sent for any other model, reasoning off) agrees; per_dataset departs
+    assert row["differs"] == "samples: only the first 4 of each dataset (-T per_dataset=4)"
 
 
 def test_the_table_has_one_line_per_eval_and_dataset(logs):
@@ -51,13 +53,18 @@ def test_the_table_has_one_line_per_eval_and_dataset(logs):
     table, left_out = format_table(list(reversed(evals)), str(log_dir))
     lines = table.splitlines()
     assert left_out == []
-    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log"]
-    assert [line.split()[:12] for line in lines[1:]] == [
+    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log", "differs"]
+    assert [line.split()[:12] for line in lines[1:3]] == [
         ["discourse_markers", "seed", f"{seed},", "reasoning", "off", "otherwise"]
         + ["accuracy", "50.0", "±", "28.9", "%", "25.0%"]
         for seed in (0, 1)
     ]
-    assert lines[1].split()[-2:] == ["4", Path(evals[0].location).name]
+    assert lines[1].split()[12:14] == ["4", Path(evals[0].location).name]
+    assert lines[1].endswith("  samples: only the first 4 of each dataset (-T per_dataset=4)")
+    assert lines[3] == (
+        "± is the headline's standard error over the samples; differs: how the run departs from the paper's setting"
+    )
+    assert len(lines) == 4
 
 
 def test_evals_df_tells_the_seeds_apart(logs):
@@ -95,4 +102,20 @@ def test_the_run_prints_the_table_and_no_metric_dump(tmp_path):
         "otherwise",
         "accuracy",
     ]
-    assert lines[header + 2].startswith("bediscover run: 1/1 evals complete")
+    assert lines[header + 1].endswith("  samples: 2 of 294 scored (--limit 2), 2 of them otherwise")
+    assert lines[header + 2].startswith("± is the headline's standard error over the samples; differs:")
+    assert lines[header + 3].startswith("bediscover run: 1/1 evals complete")
+
+
+def test_a_run_in_the_papers_setting_has_no_differs_column(logs):
+    """The same log without ``-T per_dataset`` (its 4 samples are then the whole dataset it built, Table 7's 2048
+    tokens sent): nothing departs from the paper, so no ``differs`` column; the line under the rows defines ±."""
+    log_dir, evals = logs
+    log = evals[0].model_copy(deep=True)
+    log.eval.task_args = {k: v for k, v in log.eval.task_args.items() if k != "per_dataset"}
+    [row] = summary_rows(log, str(log_dir))
+    assert row["differs"] == ""
+    table, _ = format_table([log], str(log_dir))
+    lines = table.splitlines()
+    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log"]
+    assert lines[-1] == "± is the headline's standard error over the samples"
