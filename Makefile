@@ -12,7 +12,7 @@ export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
 export BEDISCOVER_REFERENCE_DIR ?= $(if $(wildcard $(MIRROR_ROOT)/paper),$(MIRROR_ROOT),)
 LIMIT ?= 20
 
-.PHONY: install demo test bench baseline gate clean
+.PHONY: install demo test eval-report bench baseline gate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test: install
 	$(BIN)/ruff format --check src tests evals benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# the README's evaluation report: the embedded model on a few samples of every task, seeds 0 and 1, then
+# `bediscover report` (logs/eval-report, reports/eval-report)
+eval-report: install
+	BIN=$(BIN) bash scripts/eval_report_run.sh
 
 # the suite against a served model and against bare Inspect, at paper size (benchmarks/README.md); keep the
 # machine otherwise idle

@@ -8,6 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 LOG_DIR=${1:-logs/eval-report}
 BIN=${BIN:-.venv/bin}
+if compgen -G "$LOG_DIR/*.eval" > /dev/null; then
+  echo "eval_report_run.sh: $LOG_DIR already holds logs; the report would mix runs. Move them away or pass another LOG_DIR." >&2
+  exit 2
+fi
 COMMON=(--model gguf/smollm2-135m -T presets=qwen3 --max-tokens 256 --max-connections 1 --log-dir "$LOG_DIR" --display plain)
 for seed in 0 1; do
   "$BIN/inspect" eval evals/discourse_markers.py "${COMMON[@]}" --seed "$seed" -T per_dataset=2
