@@ -192,6 +192,9 @@ class Measure:
         paper_measure: the ``metric`` of ``paper_results.csv`` this measure is compared with (default: ``name``).
         tokens: a token count (reported as it is; every other measure is a 0–1 rate shown in percent).
         label: the field's name for it in prose and tables (``PMR``, ``micro-F1``; default: :attr:`name`).
+        empty: the value of a ratio whose denominator sums to 0: 0.0 (precision, recall and F1, as scikit-learn's
+            ``zero_division=0``) or NaN (a rate of nothing — the invalid share of no relations read — is
+            undefined, not 0; the bootstrap then leaves out resamples without a denominator).
         bounds: the smallest and largest value the measure can take, in its logged unit (a rate 0–1, Kendall's τ
             −1 to 1, a token count 0 to ∞): an interval around it is kept inside them.
     """
@@ -210,6 +213,7 @@ class Measure:
     tokens: bool = False
     label: str = ""
     bounds: tuple[float, float] = (0.0, 1.0)
+    empty: float = 0.0
 
     @property
     def uncertainty(self) -> Literal["stderr", "bootstrap"]:
@@ -291,7 +295,7 @@ class Measure:
             answers: ``Score.answer`` of each sample (``None`` read as ``INVALID_ANSWER``), label measures only.
 
         Returns:
-            A mean (NaN for no value), a ratio of sums (0.0 for a zero denominator) or a label statistic.
+            A mean (NaN for no value), a ratio of sums (:attr:`empty` for a zero denominator) or a label statistic.
 
         Raises:
             ValueError: a label measure without ``gold`` / ``answers``, lengths that differ, a missing key.
@@ -304,7 +308,7 @@ class Measure:
             pred = [str(a) if a is not None else INVALID_ANSWER for a in answers]
             return self.of_labels([str(g) for g in gold], pred)
         if self.kind == "ratio":
-            return ratio_of_sums(self.per_sample_values(values), self.denominator_values(values))
+            return ratio_of_sums(self.per_sample_values(values), self.denominator_values(values), self.empty)
         return mean_and_stderr(self.per_sample_values(values))[0]
 
     # ------------------------------------------------------------------ Inspect metric (live scores, logs)
@@ -332,6 +336,7 @@ class Measure:
                 lambda scores: np.asarray(numerator(_ScoreColumns(scores)), dtype=float),
                 lambda scores: np.asarray(denominator(_ScoreColumns(scores)), dtype=float),
                 stat,
+                self.empty,
             )
         return _metric_of(
             self.name,
@@ -370,10 +375,17 @@ def _weighted_measure(name: str, index: int, what: str) -> Measure:
 
 
 def _sums(name: str, what: str, numerator: str, denominator: str, **kw: Any) -> Measure:
-    """A ratio of two summed ``Score.value`` keys, ``Σ numerator / Σ denominator``, with a bootstrap SE."""
+    """A ratio of two summed ``Score.value`` keys, ``Σ numerator / Σ denominator``, with a bootstrap SE (``empty``
+    NaN: undefined where nothing was counted, :attr:`Measure.empty`)."""
+    undefined = (
+        f" Undefined (NaN, not 0) when ``Σ {denominator}`` is 0; the SE is the standard deviation of the ratio over "
+        f"the bootstrap resamples whose ``Σ {denominator}`` is above 0."
+        if np.isnan(kw.get("empty", 0.0))
+        else ""
+    )
     return Measure(
         name,
-        f"{what}: ``Σ {numerator} / Σ {denominator}``; bootstrap SE.",
+        f"{what}: ``Σ {numerator} / Σ {denominator}``; bootstrap SE.{undefined}",
         "ratio",
         lambda v: v[numerator],
         lambda v: v[denominator],
@@ -499,6 +511,7 @@ _MEASURES: tuple[Measure, ...] = (
         "relations_invalid",
         "relations_read",
         higher_is_better=False,
+        empty=float("nan"),
     ),
     _sums(
         "no_relation_rate",
@@ -506,6 +519,7 @@ _MEASURES: tuple[Measure, ...] = (
         "no_relation",
         "turns",
         higher_is_better=False,
+        empty=float("nan"),
     ),
     _sums(
         "output_tokens_per_turn",

@@ -201,12 +201,15 @@ def bootstrap_stderr(
         resamples: number of resamples.
 
     Returns:
-        The population standard deviation of the resampled statistics; 0.0 for fewer than two items.
+        The population standard deviation of the resampled statistics, over those that are defined (not NaN);
+        0.0 for fewer than two items or fewer than two defined resamples.
     """
     if n < 2:
         return 0.0
     indices = _rng().integers(0, n, size=(resamples, n))
-    return float(np.std(statistic(indices)))
+    values = statistic(indices)
+    values = values[~np.isnan(values)]
+    return float(np.std(values)) if len(values) > 1 else 0.0
 
 
 def values_of(scores: Sequence[SampleScore], key: str) -> np.ndarray:
@@ -246,24 +249,33 @@ def measured(numerator: np.ndarray, denominator: np.ndarray) -> tuple[np.ndarray
     return numerator[keep], denominator[keep]
 
 
-def ratio_of_sums(numerator: np.ndarray, denominator: np.ndarray) -> float:
-    """``sum(numerator) / sum(denominator)`` over the measured items (:func:`measured`); 0.0 when the denominator
-    sums to 0, NaN when no item is measured."""
+def ratio_of_sums(numerator: np.ndarray, denominator: np.ndarray, empty: float = 0.0) -> float:
+    """``sum(numerator) / sum(denominator)`` over the measured items (:func:`measured`); ``empty`` when the
+    denominator sums to 0 (0.0, scikit-learn's ``zero_division=0`` for precision, recall and F1; NaN for a rate of
+    nothing, such as the invalid share of no relations read), NaN when no item is measured."""
     if np.isnan(numerator).any() or np.isnan(denominator).any():
         numerator, denominator = measured(numerator, denominator)
         if not len(numerator):
             return float("nan")
     total = float(np.sum(denominator))
-    return float(np.sum(numerator)) / total if total else 0.0
+    return float(np.sum(numerator)) / total if total else empty
 
 
-def ratio_stderr(numerator: np.ndarray, denominator: np.ndarray) -> float:
-    """Bootstrap standard error of :func:`ratio_of_sums` over the measured items (resampled with replacement)."""
+def ratio_stderr(numerator: np.ndarray, denominator: np.ndarray, empty: float = 0.0) -> float:
+    """Bootstrap standard error of :func:`ratio_of_sums` over the measured items (resampled with replacement).
+
+    A resample whose denominator sums to 0 takes ``empty``, as :func:`ratio_of_sums` does; with ``empty`` NaN the
+    ratio is undefined there, so such resamples are left out and the standard error is the standard deviation of
+    the ratio over the resamples that have a denominator (NaN when the observed ratio itself is undefined). So a
+    rate that is 1 in every sample with a denominator has standard error 0, whatever samples without one there are.
+    """
     numerator, denominator = measured(numerator, denominator)
+    if not np.sum(denominator) and np.isnan(empty):
+        return float("nan")
 
     def statistic(indices: np.ndarray) -> np.ndarray:
         num, den = numerator[indices].sum(axis=1), denominator[indices].sum(axis=1)
-        return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+        return np.divide(num, den, out=np.full_like(num, empty), where=den != 0)
 
     return bootstrap_stderr(statistic, len(numerator))
 
@@ -273,19 +285,21 @@ def ratio_measure(
     numerator: Callable[[Sequence[SampleScore]], np.ndarray],
     denominator: Callable[[Sequence[SampleScore]], np.ndarray],
     stat: str,
+    empty: float = 0.0,
 ) -> Metric:
     """A corpus-level measure ``Σ numerator / Σ denominator`` over samples, with its bootstrap standard error.
 
     Used for micro averages: sentence ordering's position accuracy and LCS (numerator the per-document count,
     denominator the sentences), dialogue parsing's micro P/R/F1 and per-turn means. The bootstrap resamples the
     scores in :func:`sample_order`, so the standard error does not depend on the order the samples ran in.
+    ``empty`` is the value where the denominator sums to 0 (:func:`ratio_of_sums`).
     """
-    return _metric_of(
-        name,
-        stat,
-        lambda scores: ratio_of_sums(numerator(scores), denominator(scores)),
-        lambda scores: ratio_stderr(*_ordered_arrays(scores, numerator, denominator)),
-    )
+
+    def spread(scores: list[SampleScore]) -> float:
+        ordered_numerator, ordered_denominator = _ordered_arrays(scores, numerator, denominator)
+        return ratio_stderr(ordered_numerator, ordered_denominator, empty)
+
+    return _metric_of(name, stat, lambda scores: ratio_of_sums(numerator(scores), denominator(scores), empty), spread)
 
 
 def sample_order(scores: Sequence[SampleScore]) -> list[SampleScore]:

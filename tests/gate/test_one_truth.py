@@ -4,6 +4,8 @@ five tasks (``tests/baseline/``)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from inspect_ai.log import read_eval_log
 
@@ -37,7 +39,12 @@ def test_compare_computes_every_logged_measure_as_the_log_reports_it(task):
             and (row["group_key"] == "all" or sample.groups.get(row["group_key"]) == row["group"])
         ]
         value = measure_value(CATALOG[name], members)
-        assert value == pytest.approx(row["value"], abs=1e-9), (scorer, name, row["group_key"], row["group"])
+        assert value == pytest.approx(row["value"], abs=1e-9, nan_ok=True), (
+            scorer,
+            name,
+            row["group_key"],
+            row["group"],
+        )
         checked.add((scorer, name))
     # every headline measure of the log's scorers is among those checked (a log written before a measure was added
     # to the catalog lacks that measure)
@@ -84,3 +91,15 @@ def test_compare_computes_logged_measures_far_from_0_and_1(tmp_path):
                 assert measure_value(CATALOG[name], members) == pytest.approx(row["value"], abs=1e-9), name
                 checked += 1
     assert checked >= 10
+
+
+def test_a_rate_of_nothing_on_both_sides_is_no_change_and_not_tested():
+    """The baseline's dialogues read no relation (invalid_rate 0/0, undefined in the log): compared with itself the
+    cell is undefined on both sides, untested and unchanged, and the gate passes."""
+    from bediscover_inspect.gate.compare import NO_CHANGE, compare
+
+    result = compare(BASELINE, BASELINE, tasks=["dialogue_parsing"], measures="all")
+    [cell] = [c for c in result.cells if c.measure == "invalid_rate" and c.group_key == "all"]
+    assert math.isnan(cell.baseline) and math.isnan(cell.candidate) and math.isnan(cell.delta)
+    assert (cell.tested, cell.verdict, cell.identical) == (False, NO_CHANGE, True)
+    assert result.exit_code() == 0

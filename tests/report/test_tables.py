@@ -694,3 +694,38 @@ def test_tdd_man_is_compared_with_the_swapped_tables_and_the_report_says_so(temp
         "- where the paper is ambiguous: TDD-Man: the captions of Tables 24 and 25 are read as swapped"
         in (tmp_path / "out" / "report.md").read_text()
     )
+
+
+def test_a_rate_of_nothing_is_undefined_in_the_report_never_zero():
+    """msdc read no relation in either seed: its ``invalid_rate`` is NaN and the table says "undefined"; stac read
+    relations in seed 0 (25 % invalid) but none in seed 1: no mean over the one seed that has a rate."""
+    import pandas as pd
+
+    from bediscover_inspect.report.render import UNDEFINED, task_table
+
+    rows = [("msdc", 0, float("nan")), ("msdc", 1, float("nan")), ("stac", 0, 0.25), ("stac", 1, float("nan"))]
+    scores = pd.DataFrame(
+        [
+            {
+                "log": f"{seed}.eval",
+                "task": "dialogue_parsing",
+                "model": "m",
+                "reasoning": "off",
+                "variant": "",
+                "seed": seed,
+                "reasoning_effort": "",
+                "samples": 2,
+                "scorer": "dialogue_parsing_scorer",
+                "measure": "invalid_rate",
+                "group_key": "dataset",
+                "group": group,
+                "value": value,
+                "stderr": float("nan"),
+            }
+            for group, seed, value in rows
+        ]
+    )
+    cells = aggregate(scores)
+    assert cells["mean"].isna().all()
+    table = task_table(cells.assign(paper_mean=float("nan"), paper_model="", paper_table=float("nan")))
+    assert list(table["invalid_rate"]) == [UNDEFINED, UNDEFINED] and UNDEFINED == "undefined (nothing counted)"

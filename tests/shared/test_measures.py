@@ -71,7 +71,8 @@ def test_catalog_formula_equals_every_logged_measure_on_the_baseline_logs(baseli
                     predating += 1
                     continue
                 kwargs = {"gold": gold, "answers": answers} if measure.kind == "label" else {}
-                assert measure.compute(values, **kwargs) == logged[(spec.scorer, measure.name)], measure.name
+                value, expected = measure.compute(values, **kwargs), logged[(spec.scorer, measure.name)]
+                assert value == expected or (math.isnan(value) and math.isnan(expected)), measure.name
                 checked += 1
     # markers, relations (+ micro-F1), ToT, DISRPT (10 with macro-F1), ordering, dialogue: every measure once
     assert checked + predating == 10 + 11 + 5 + 10 + 11 + 11 and checked >= 54

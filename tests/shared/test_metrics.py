@@ -272,3 +272,35 @@ def test_token_counts_not_reported_are_left_out_of_means_and_ratios():
     assert m.mean_and_stderr(values)[0] == 6.0
     assert m.ratio_of_sums(values, m.values_of(scores, "turns")) == 1.5
     assert math.isnan(m.ratio_of_sums(np.array([np.nan]), np.array([2.0])))
+
+
+def test_invalid_rate_of_nothing_read_is_undefined_and_its_bootstrap_leaves_such_resamples_out():
+    """Dialogue parsing's ``invalid_rate`` = Σ relations_invalid / Σ relations_read.
+
+    One sample read 2 relations, both invalid; two read none: the rate is 2/2 = 1 and every resample holding the
+    first sample gives 1, so the standard error is 0 (a resample of the two empty samples only, (2/3)³ = 30 % of
+    them, has no rate; counting it as 0 made the standard error √(0.3 · 0.7) ≈ 0.46). With nothing read in any
+    sample the rate is undefined (NaN), not a perfect 0, and so is its standard error."""
+    from bediscover_inspect.measures import CATALOG
+
+    invalid_rate = CATALOG["invalid_rate"]
+    counts = [(2.0, 2.0), (0.0, 0.0), (0.0, 0.0)]
+    scores = [
+        item(f"d{i}", "msdc", "-", "-", relations_invalid=bad, relations_read=read)
+        for i, (bad, read) in enumerate(counts)
+    ]
+    assert invalid_rate.metric()(scores) == {"invalid_rate": 1.0, "invalid_rate_stderr": 0.0}
+    values = [{"relations_invalid": bad, "relations_read": read} for bad, read in counts]
+    assert invalid_rate.compute(values) == 1.0
+    nothing = invalid_rate.metric()(scores[1:])
+    assert math.isnan(nothing["invalid_rate"]) and math.isnan(nothing["invalid_rate_stderr"])
+    assert math.isnan(invalid_rate.compute(values[1:]))
+    # 1 of 2 invalid in one sample, 1 of 1 in another, none read in a third: 2/3, and the standard error is the
+    # plain bootstrap's over the resamples that read something
+    numerator, denominator = np.array([1.0, 1.0, 0.0]), np.array([2.0, 1.0, 0.0])
+    assert m.ratio_of_sums(numerator, denominator, empty=float("nan")) == pytest.approx(2 / 3)
+    indices = np.random.default_rng(m.BOOTSTRAP_SEED).integers(0, 3, size=(m.BOOTSTRAP_RESAMPLES, 3))
+    by_hand = np.std([numerator[row].sum() / denominator[row].sum() for row in indices if denominator[row].sum()])
+    assert m.ratio_stderr(numerator, denominator, empty=float("nan")) == pytest.approx(by_hand)
+    # link precision keeps scikit-learn's zero_division=0: nothing predicted is precision 0
+    assert CATALOG["link_precision"].compute([{"link_tp": 0.0, "link_pred": 0.0}]) == 0.0

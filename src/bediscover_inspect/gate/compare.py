@@ -303,8 +303,8 @@ def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> 
     if measure.per_sample == "ratio":
         assert den_a is not None and den_b is not None
         return _Sides(
-            ps.ratio(values_a, den_a),
-            ps.ratio(values_b, den_b),
+            ps.ratio(values_a, den_a, measure.empty),
+            ps.ratio(values_b, den_b, measure.empty),
             ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
             ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
             None,
@@ -346,7 +346,8 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
         "could_worsen": None,
         "identical": sides.identical,
     }
-    if sides.loo_a is None or sides.loo_b is None:
+    undefined = math.isnan(sides.value_a) or math.isnan(sides.value_b)  # a rate of nothing on a side: no test
+    if sides.loo_a is None or sides.loo_b is None or undefined:
         return out | {"delta": sign * delta, "low": math.nan, "high": math.nan, "se": math.nan, "p_value": math.nan}
     result = ps.studentised_test(delta, sides.loo_a, sides.loo_b, alpha)
     low, high = sorted((sign * result.low, sign * result.high))
@@ -368,8 +369,9 @@ def can_decide(cell: Cell, threshold: float) -> bool:
     """Whether a cell can name a regression at Holm's first threshold (``alpha`` over the cell count): it has at
     least :data:`MIN_PAIRS` pairs, and for McNemar's test even every baseline-good pair turning bad
     (``could_worsen`` discordant pairs, smallest p-value ``2 · 0.5 ** could_worsen``) would reach ``threshold``
-    (Tarone's screening of discrete tests)."""
-    if cell.pairs < MIN_PAIRS:
+    (Tarone's screening of discrete tests). A cell whose measure is undefined on a side (a rate of nothing, NaN)
+    cannot decide."""
+    if cell.pairs < MIN_PAIRS or math.isnan(cell.baseline) or math.isnan(cell.candidate):
         return False
     return cell.could_worsen is None or ps.min_mcnemar_p(cell.could_worsen) < threshold
 

@@ -60,7 +60,7 @@ def _cell_row(cell: Cell) -> list[str]:
         str(cell.pairs),
         _number(100 * cell.baseline),
         _number(100 * cell.candidate),
-        f"{round(cell.delta, 1) + 0.0:+.1f}",
+        "–" if math.isnan(cell.delta) else f"{round(cell.delta, 1) + 0.0:+.1f}",
         interval,
         cell.test + discordant,
         _p(cell.p_value),

@@ -33,8 +33,9 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         (present, ascending, space-separated), ``samples`` (the cell's group's samples per seed, ``/``-joined in
         seed order; ``?`` for a seed whose log does not say, empty when none does) and ``reasoning_effort``. Rates
         (every measure but token counts, :func:`bediscover_inspect.measures.is_token_measure`) are scaled to
-        percent. A token measure that some seed did not measure (the provider reported no usage: NaN) has no mean:
-        it is never averaged over the other seeds.
+        percent. A measure that some seed has no value of (NaN: a token count the provider did not report, a rate of
+        nothing such as dialogue parsing's ``invalid_rate`` with no relation read) has no mean: it is never averaged
+        over the other seeds.
     """
     columns = GROUP_KEYS + [
         "mean",
@@ -72,7 +73,7 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
     unmeasured = frame[frame["value"].isna()].groupby(GROUP_KEYS, dropna=False).size()
     if len(unmeasured):
         keys = pd.MultiIndex.from_frame(cells[GROUP_KEYS])
-        cells.loc[keys.isin(unmeasured.index) & cells["measure"].map(is_token_measure), ["mean", "std"]] = np.nan
+        cells.loc[keys.isin(unmeasured.index), ["mean", "std"]] = np.nan
     # an interval never leaves the measure's range (the catalog's bounds, in the cell's unit)
     scale = np.where(cells["measure"].map(is_token_measure), 1.0, 100.0)
     low, high = (np.array([bounds_of(m)[i] for m in cells["measure"]], dtype=float) * scale for i in (0, 1))

@@ -13,6 +13,10 @@ from bediscover_inspect.report.matching import PAPER_NOTE_LABELS
 NOT_REPORTED = "not reported by the provider"
 """The text of a token cell without a measurement: the provider sent no token usage with its replies."""
 
+UNDEFINED = "undefined (nothing counted)"
+"""The text of another measure's cell without a value: a rate of nothing (dialogue parsing's ``invalid_rate`` when
+no relation was read, ``Measure.empty``), never shown as 0."""
+
 
 def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
@@ -51,7 +55,7 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     main-table measures first, e.g. PMR, Acc, LCS, τ for sentence ordering), as
     ``mean ± std [95 % interval]``
     (:func:`format_cell`; tokens per sample for token measures, percent otherwise; a token measure without a
-    mean is :data:`NOT_REPORTED`), then for measures with a paper
+    mean is :data:`NOT_REPORTED`, another measure without one :data:`UNDEFINED`), then for measures with a paper
     number ``<measure> (paper)`` and ``<measure> Δ``; then ``paper row`` (paper model and tables), ``paper note``
     (where the paper is read against its caption; only when some row has one), ``differs`` (what the run does
     differently from the paper's setting, :mod:`~bediscover_inspect.report.setting`; empty: the paper's setting),
@@ -71,8 +75,8 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
             cell = hit.iloc[0]
             digits = 0 if is_token_measure(measure) else 1
             row[measure] = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
-            if is_token_measure(measure) and _missing(cell["mean"]):
-                row[measure] = NOT_REPORTED
+            if _missing(cell["mean"]):
+                row[measure] = NOT_REPORTED if is_token_measure(measure) else UNDEFINED
             if not math.isnan(cell["paper_mean"]):
                 row[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
                 row[f"{measure} Δ"] = "" if _missing(cell["diff"]) else f"{cell['diff']:+.{digits}f}"
