@@ -385,18 +385,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from bediscover_inspect.logdir import check_log_dir
     from bediscover_inspect.report.build import build_report
-    from bediscover_inspect.report.logs import ReportWarning
+    from bediscover_inspect.report.logs import ReportWarning, read_log_scores
     from bediscover_inspect.report.matching import parse_paper_models
 
     out = Path(args.out)
-    try:
-        log_dir = check_log_dir(args.log_dir)
-    except NotADirectoryError as exc:
-        raise UsageError(f"--log-dir is not a directory: {args.log_dir}") from exc
-    except (OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from exc
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out is not a directory: {out}")
     unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
@@ -406,20 +399,27 @@ def cmd_report(args: argparse.Namespace) -> int:
         paper_models = parse_paper_models(args.paper_model)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    try:  # one event loop reads the logs, so a store is read through one client
+        read = read_log_scores(args.log_dir, classes=True)
+    except NotADirectoryError as exc:
+        raise UsageError(f"--log-dir is not a directory: {args.log_dir}") from exc
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)  # printed below, once
         try:
             report = build_report(
-                log_dir,
+                args.log_dir,
                 out,
                 ddof=args.ddof,
                 expected_seeds=args.seeds,
                 expected_tasks=args.tasks,
                 plots=not args.no_plots,
                 paper_models=paper_models,
+                read=read,
             )
         except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
-            # the log directory vanished, or the output directory cannot be created or written
+            # the output directory cannot be created or written
             raise UsageError(f"{type(exc).__name__}: {exc}") from exc
     for message in report.warnings:
         print(f"warning: {message}", file=sys.stderr)

@@ -68,45 +68,69 @@ def kind(location: str | Path) -> str:
     return "file" if fs.exists(path) else "missing"
 
 
-def read_headers(infos: Sequence[Any]) -> list[Any]:
+async def list_logs_async(log_dir: str) -> list[Any]:
+    """Every Inspect log under ``log_dir`` (recursively; Inspect's ``list_eval_logs_async``, newest first), once
+    ``log_dir`` is known to be a directory.
+
+    A local ``log_dir`` is checked first (:func:`check_log_dir`). A URL is listed straight away through the event
+    loop's store client, and checked only when the listing fails or finds no log, so that a report on a store opens
+    one client in all (the check goes through a client of its own).
+
+    Raises:
+        FileNotFoundError, NotADirectoryError, OSError, ValueError: see :func:`check_log_dir`.
+    """
+    from inspect_ai.log import list_eval_logs_async
+
+    if not is_url(log_dir):
+        return await list_eval_logs_async(check_log_dir(log_dir), recursive=True)
+    try:
+        infos = await list_eval_logs_async(log_dir, recursive=True)
+    except Exception:
+        check_log_dir(log_dir)  # raises the one-line error naming the location (no credentials, endpoint down …)
+        raise
+    if not infos:
+        check_log_dir(log_dir)  # a missing prefix, a file, or a prefix holding no log
+    return infos
+
+
+async def read_headers_async(infos: Sequence[Any]) -> list[Any]:
     """The header of each log in ``infos`` (``list_eval_logs`` entries or paths/URLs), in order; for a log that
     cannot be read, the exception instead of a header.
 
-    All headers are read in one event loop (Inspect's ``read_eval_log_headers_async``), so through one store client,
-    where a ``read_eval_log`` per log opens a new S3 client for each (about a second each on the loopback SeaweedFS
-    of ``benchmarks/store.py``); when any cannot be read, each is read on its own to tell which.
+    All headers are read concurrently in the running event loop (Inspect's ``read_eval_log_headers_async``), so
+    through its one store client; when any cannot be read, each is read on its own to tell which.
     """
-    from inspect_ai.log import read_eval_log, read_eval_log_headers_async
-
-    from bediscover_inspect._inspect_compat import run_coroutine
+    from inspect_ai.log import read_eval_log_async, read_eval_log_headers_async
 
     try:
-        return list(run_coroutine(read_eval_log_headers_async(list(infos))))
+        return list(await read_eval_log_headers_async(list(infos)))
     except Exception:  # noqa: BLE001 - one bad file: read each alone below
         pass
     headers: list[Any] = []
     for info in infos:
         try:
-            headers.append(read_eval_log(info, header_only=True))
+            headers.append(await read_eval_log_async(info, header_only=True))
         except Exception as exc:  # noqa: BLE001 - returned for the caller to report
             headers.append(exc)
     return headers
 
 
-def map_logs(locations: Sequence[str], read: Callable[[Any], T]) -> list[T]:
-    """``read`` applied to each whole log at ``locations``, one log in memory at a time, in order.
+def read_headers(infos: Sequence[Any]) -> list[Any]:
+    """:func:`read_headers_async` in an event loop of its own (one store client for all the headers, where a
+    ``read_eval_log`` per log opens a new S3 client for each)."""
+    from bediscover_inspect._inspect_compat import run_coroutine
 
-    The logs are read in one event loop (Inspect's ``read_eval_log_async``), so through one store client (see
-    :func:`read_headers`); ``read`` should keep only what it needs of a log.
+    return list(run_coroutine(read_headers_async(infos)))
+
+
+async def map_logs_async(locations: Sequence[str], read: Callable[[Any], T]) -> list[T]:
+    """``read`` applied to each whole log at ``locations``, one log in memory at a time, in order, in the running
+    event loop (Inspect's ``read_eval_log_async``, so through its one store client); ``read`` should keep only what
+    it needs of a log.
 
     Raises:
         Whatever ``read_eval_log`` raises for a log that cannot be read.
     """
     from inspect_ai.log import read_eval_log_async
 
-    from bediscover_inspect._inspect_compat import run_coroutine
-
-    async def read_all() -> list[T]:
-        return [read(await read_eval_log_async(location)) for location in locations]
-
-    return list(run_coroutine(read_all()))
+    return [read(await read_eval_log_async(location)) for location in locations]

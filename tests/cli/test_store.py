@@ -56,7 +56,7 @@ def _cells(report_cells: pd.DataFrame) -> pd.DataFrame:
     return report_cells.sort_values(list(report_cells.columns[:8])).reset_index(drop=True)
 
 
-def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path):
+def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, monkeypatch):
     remote, local = f"{store}/shards", str(tmp_path / "local")
     shards = [_run(remote, tmp_path / f"calls{i}.txt", "--shard", f"{i}/2") for i in (1, 2)]
     outputs = [_finish(proc) for proc in shards]
@@ -74,11 +74,23 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path):
     for name in ("sentence_ordering.md", "temporal_reasoning.md"):
         assert (tmp_path / "report_store" / name).read_text() == (tmp_path / "report_local" / name).read_text()
 
-    # the command line reads the URL too (it used to be taken for a local path)
-    assert main(["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]) == 0
-    assert (tmp_path / "cli_report" / "sentence_ordering.md").read_text() == (
-        tmp_path / "report_local" / "sentence_ordering.md"
-    ).read_text()
+    # the command line reads the URL too (it used to be taken for a local path), through one S3 client: the
+    # listing, the 8 headers and the 4 temporal-reasoning logs its class tables read whole, in one event loop
+    from aiobotocore.session import AioSession
+
+    clients: list[str] = []
+    create_client = AioSession.create_client
+
+    def counted(self: AioSession, service_name: str, *args: object, **kwargs: object) -> object:
+        clients.append(service_name)
+        return create_client(self, service_name, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(AioSession, "create_client", counted)
+        assert main(["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]) == 0
+    assert clients == ["s3"]
+    for name in ("sentence_ordering.md", "temporal_reasoning.md", "classes/per_class.csv", "classes/confusion.csv"):
+        assert (tmp_path / "cli_report" / name).read_text() == (tmp_path / "report_local" / name).read_text()
 
     # compare pairs every sample of the store's run with the local run's: no score differs
     assert main(["compare", "--baseline", remote, "--candidate", local, "--require-identical"]) == 0

@@ -12,7 +12,7 @@ import pandas as pd
 from bediscover_inspect.measures import is_token_measure
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.classes import write_class_tables
-from bediscover_inspect.report.logs import SUPERSEDED, ReportWarning, read_log_scores
+from bediscover_inspect.report.logs import SUPERSEDED, LogScores, ReportWarning, read_log_scores
 from bediscover_inspect.report.matching import normalised, paper_model_match, paper_model_names, with_paper
 from bediscover_inspect.report.plots import plot_reasoning_effort
 from bediscover_inspect.report.render import NOT_REPORTED, markdown, task_table
@@ -82,6 +82,7 @@ def build_report(
     expected_tasks: Sequence[str] | None = None,
     plots: bool = True,
     paper_models: Mapping[str, str] | None = None,
+    read: LogScores | None = None,
 ) -> Report:
     """Read the logs, aggregate over seeds, compare with the paper, and write tables (and plots).
 
@@ -99,13 +100,14 @@ def build_report(
         plots: also draw the score-vs-output-tokens plots.
         paper_models: served model -> paper model (``--paper-model``,
             :func:`~bediscover_inspect.report.matching.parse_paper_models`).
+        read: the logs of ``log_dir`` already read (``read_log_scores(log_dir, classes=True)``); read here if not.
 
     Returns:
         A :class:`Report`. Each warning is also issued as a :class:`ReportWarning`.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    read = read_log_scores(log_dir)
+    read = read_log_scores(log_dir, classes=True) if read is None else read
     messages = coverage_warnings(read.scores, expected_seeds, expected_tasks)
     messages += [
         f"log not used: {path} ({reason})" for path, reason in read.skipped if not reason.startswith(SUPERSEDED)
@@ -152,7 +154,7 @@ def build_report(
             md_path.write_text(md + "\n", encoding="utf-8")
             files += [csv_path, md_path]
             sections.append(md)
-        files += write_class_tables(read.scores, out, ddof)
+        files += write_class_tables(read.scores, read.classes, out, ddof)
         if plots:
             files += plot_reasoning_effort(cells, out / "plots")
     report_md = out / "report.md"

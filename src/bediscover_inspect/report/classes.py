@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from bediscover_inspect.logdir import map_logs
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
 
 LABEL_SCORERS: dict[str, str] = {
@@ -23,18 +23,33 @@ LABEL_SCORERS: dict[str, str] = {
 RUN = ["task", "model", "reasoning", "variant"]
 
 
-def _pairs_of_log(log: Any) -> dict[str, tuple[list[str], list[str]]]:
-    """``{dataset: (gold labels, predicted labels)}`` of one log's samples scored by its task's label scorer
+Pairs = dict[str, tuple[list[str], list[str]]]
+"""``{dataset: (gold labels, predicted labels)}`` of one log."""
+
+
+def _label_log_rows(scores: pd.DataFrame) -> pd.DataFrame:
+    """The first row of each label-choice run's log (:data:`LABEL_SCORERS`) in ``scores``."""
+    return scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
+
+
+def label_logs(scores: pd.DataFrame) -> list[str]:
+    """The logs of the label-choice runs (:data:`LABEL_SCORERS`) in ``scores``, each once, in order: those whose
+    :func:`pairs_of_log` the class tables need."""
+    return list(_label_log_rows(scores)["log"])
+
+
+def pairs_of_log(log: Any) -> Pairs:
+    """The gold and predicted labels, per dataset, of one whole log's samples scored by its task's label scorer
     (:data:`LABEL_SCORERS`).
 
-    Each log is read whole, once (:func:`bediscover_inspect.logdir.map_logs`): ``read_eval_log_samples`` re-reads
-    the ``.eval`` archive's directory for every sample, which makes a paper-size log (thousands of samples) several
-    times slower to read.
+    Each log is read whole, once (:func:`bediscover_inspect.logdir.map_logs_async`): ``read_eval_log_samples``
+    re-reads the ``.eval`` archive's directory for every sample, which makes a paper-size log (thousands of
+    samples) several times slower to read.
     """
     from bediscover_inspect.report.logs import short_task_name
 
     scorer = LABEL_SCORERS[short_task_name(log.eval.task)]
-    pairs: dict[str, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    pairs: Pairs = defaultdict(lambda: ([], []))
     for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
         metadata = sample.metadata or {}
@@ -46,11 +61,13 @@ def _pairs_of_log(log: Any) -> dict[str, tuple[list[str], list[str]]]:
     return dict(pairs)
 
 
-def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-class scores and confusion counts of every label-choice run in ``scores``.
 
     Args:
         scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores` (its ``log`` column names the logs used).
+        pairs: :func:`pairs_of_log` of each of the :func:`label_logs` of ``scores``
+            (:attr:`~bediscover_inspect.report.logs.LogScores.classes`).
         ddof: std convention over seeds.
 
     Returns:
@@ -59,13 +76,13 @@ def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.
         one row per run, dataset, gold and predicted label with ``count`` summed over seeds
         (:data:`~bediscover_inspect.metrics.INVALID_ANSWER` for unreadable answers).
     """
-    logs = scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
+    logs = _label_log_rows(scores)
     class_rows: list[dict[str, Any]] = []
     confusion_rows: list[dict[str, Any]] = []
     rows = list(logs.itertuples(index=False))
-    for row, pairs in zip(rows, map_logs([row.log for row in rows], _pairs_of_log), strict=True):
+    for row in rows:
         run = {key: getattr(row, key) for key in RUN}
-        for dataset, (gold, pred) in pairs.items():
+        for dataset, (gold, pred) in pairs[row.log].items():
             for label, values in per_class_prf(gold, pred).items():
                 class_rows.append(run | {"dataset": dataset, "seed": row.seed, "label": label} | values)
             labels, matrix = confusion(gold, pred)
@@ -109,9 +126,9 @@ def class_tables(scores: pd.DataFrame, ddof: int = 0) -> tuple[pd.DataFrame, pd.
     return per_class, matrix_frame
 
 
-def write_class_tables(scores: pd.DataFrame, out: Path, ddof: int = 0) -> list[Path]:
+def write_class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], out: Path, ddof: int = 0) -> list[Path]:
     """Write ``classes/per_class.csv`` and ``classes/confusion.csv`` (see :func:`class_tables`); none if empty."""
-    per_class, matrix = class_tables(scores, ddof)
+    per_class, matrix = class_tables(scores, pairs, ddof)
     if per_class.empty:
         return []
     folder = out / "classes"

@@ -147,11 +147,15 @@ class LogScores:
             interrupted or older logs of a run that has a successful log (normal after a resumed
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
             read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
+        classes: ``{log path: {dataset: (gold labels, predicted labels)}}`` of every label-choice log in
+            ``scores`` (:func:`bediscover_inspect.report.classes.pairs_of_log`), when read with ``classes=True``;
+            empty otherwise.
     """
 
     scores: pd.DataFrame
     skipped: list[tuple[str, str]] = field(default_factory=list)
     runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+    classes: dict[str, dict[str, tuple[list[str], list[str]]]] = field(default_factory=dict)
 
 
 UNREADABLE = "unreadable"
@@ -309,9 +313,13 @@ def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float,
     return _distinct_samples(log), str(log.eval.created)
 
 
-def read_log_scores(log_dir: str | Path) -> LogScores:
+def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` (a local path or an fsspec URL such as
-    ``s3://bucket/run``) into a long table of scores.
+    ``s3://bucket/run``) into a long table of scores; with ``classes``, also each label-choice log used whole, for
+    its gold and predicted labels (:attr:`LogScores.classes`).
+
+    Everything is read in one event loop, so a store is read through one client
+    (:func:`bediscover_inspect.logdir.list_logs_async`).
 
     Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used, and
     of an eval split by dataset only the log merged from its parts (a part is listed as unfinished, :data:`SPLIT_PART`);
@@ -327,16 +335,31 @@ def read_log_scores(log_dir: str | Path) -> LogScores:
         NotADirectoryError: ``log_dir`` is not a directory.
         OSError, ValueError: see :func:`bediscover_inspect.logdir.check_log_dir`.
     """
-    from inspect_ai.log import list_eval_logs
+    from bediscover_inspect._inspect_compat import run_coroutine
 
-    from bediscover_inspect.logdir import check_log_dir, read_headers
+    return run_coroutine(_read_log_scores(str(log_dir), classes))
 
-    log_dir = check_log_dir(log_dir)
+
+async def _read_log_scores(log_dir: str, classes: bool) -> LogScores:
+    from bediscover_inspect.logdir import list_logs_async, map_logs_async, read_headers_async
+
+    infos = await list_logs_async(log_dir)
+    read = _log_scores(infos, await read_headers_async(infos))
+    if classes:
+        from bediscover_inspect.report.classes import label_logs, pairs_of_log
+
+        logs = label_logs(read.scores)
+        read.classes = dict(zip(logs, await map_logs_async(logs, pairs_of_log), strict=True))
+    return read
+
+
+def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
+    """The :class:`LogScores` of the logs ``infos`` (``list_eval_logs`` entries) with their ``headers`` (a header or
+    the exception that reading it raised), as :func:`read_log_scores` describes."""
     skipped: list[tuple[str, str]] = []
     latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
-    infos = list_eval_logs(log_dir, recursive=True)
-    for info, log in zip(infos, read_headers(infos), strict=True):
+    for info, log in zip(infos, headers, strict=True):
         path = _local_path(info.name)
         if isinstance(log, Exception):  # any unreadable file is reported and skipped, never fatal
             skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
