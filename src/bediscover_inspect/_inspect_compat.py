@@ -37,8 +37,9 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
     ),
     "run_coroutine": (
         "inspect_ai._util._async",
-        "report, compare and bediscover run read a log directory's headers in one event loop with one store "
-        "client (the public read_eval_log opens a new S3 client per log)",
+        "report reads a log directory (listing, headers, the class tables' logs) in one event loop with one "
+        "store client, compare and bediscover run its headers (the public read_eval_log opens a new S3 client "
+        "per log)",
     ),
     "task_scores": (
         "inspect_ai._display.core.results",

@@ -2,7 +2,8 @@
 
 ``bediscover run --log-dir s3://bucket/run`` writes through Inspect's own filesystem layer; ``report``,
 ``compare`` and ``rescore`` read the same locations with Inspect's ``list_eval_logs`` and ``read_eval_log``, so
-a location only needs checking before they start (:func:`check_log_dir`). An object store has no directories:
+a location only needs checking before they start (:func:`check_log_dir`; the report lists first, in the event loop
+that reads its logs, :func:`list_logs_async`). An object store has no directories:
 a prefix with objects under it counts as one. Credentials and endpoints come from the store's usual settings
 (for S3: ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_ENDPOINT_URL`` for an S3-compatible server …).
 """
