@@ -10,7 +10,8 @@ can tell whether one sample was asked twice). The process stops by itself after 
 
 Bad replies (:data:`KINDS`): ``malformed`` (a JSON body cut short), ``empty_choices`` (``"choices": []``),
 ``non_utf8`` (bytes that are not UTF-8, sent as JSON), ``html200`` (a gateway's HTML error page, status 200),
-``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``), ``http500``.
+``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``), ``http500``,
+``http400`` (vLLM's "maximum context length" error, as a server says a prompt is too long).
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-KINDS = ("ok", "malformed", "empty_choices", "non_utf8", "html200", "no_usage", "slow", "http500")
+KINDS = ("ok", "malformed", "empty_choices", "non_utf8", "html200", "no_usage", "slow", "http500", "http400")
+
+CONTEXT_LENGTH_ERROR = {
+    "object": "error",
+    "message": "This model's maximum context length is 512 tokens. However, you requested 900 tokens (388 in the "
+    "messages, 512 in the completion). Please reduce the length of the messages or completion.",
+    "type": "BadRequestError",
+    "param": None,
+    "code": 400,
+}
+"""The body of the ``http400`` reply: vLLM's reply to a prompt that does not fit the context window."""
 
 
 def _reply(body: dict[str, Any], n: int, text: str, usage: bool) -> dict[str, Any]:
@@ -70,6 +81,8 @@ def create_app(args: argparse.Namespace) -> Any:
             return Response(b'{"id": "\xff\xfe\xfa", "choices": [\xc3\x28]}', media_type="application/json")
         if kind == "html200":
             return Response("<html><body><h1>502 Bad Gateway</h1></body></html>", media_type="text/html")
+        if kind == "http400":
+            return JSONResponse(CONTEXT_LENGTH_ERROR, status_code=400)
         if kind == "http500":
             return JSONResponse({"error": {"message": "internal error"}}, status_code=500)
         if kind == "slow":

@@ -63,10 +63,34 @@ def test_a_broken_gateway_ends_the_run_over_budget_with_the_resume_hint(fault_se
     assert len(server.requests()) == 4 * 2 * 2
     ours = result.ours()
     assert ours[0].startswith("bediscover run: 4 samples ended in error (not scored): OpenAIResponseError"), ours
+    # the example is the last attempt's error, as the server's reply reads, not tenacity's RetryError around it
+    assert ours[0].endswith(
+        "; e.g. server_error: Unexpected non-ChatCompletion response: '<html><body><h1>502 Bad Gateway</h1></body>"
+        "</html>'"
+    ), ours
     assert ours[-1] == (
         f"bediscover run: 0/1 evals complete in {log_dir}; 1 unfinished (re-run the same command to resume: "
         "finished evals are skipped and finished samples kept)"
     )
+
+
+def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_words(fault_server, tmp_path):
+    # every request answered HTTP 400 "maximum context length": 4 samples x 2 attempts, each a sample error that
+    # Inspect shows with the whole request; the console shows the first, in one line, the log keeps all
+    server = fault_server("--bad", "http400")
+    result = run_against(server, tmp_path / "logs", "--retry-attempts", "0")
+    assert result.code == 1 and "Traceback" not in result.text, result.text
+    assert_each_sample_once(result)
+    assert len(server.requests()) == 4 * 2
+    assert len(result.errors) == 4 and all("maximum context length is 512" in m for m in result.errors.values())
+    shown = [line for line in result.lines if "Sample error" in line]
+    assert len(shown) == 1, result.text
+    said = "This model's maximum context length is 512 tokens."
+    assert '"messages"' not in result.text and said in " ".join(result.text.split()), result.text
+    assert result.ours()[0].startswith(
+        "bediscover run: 4 samples ended in error (not scored): BadRequestError — the server refused the request "
+        f"(HTTP 400: a prompt longer than its context window, an option it does not take); e.g. HTTP 400: {said}"
+    ), result.ours()
 
 
 def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_path):

@@ -2,7 +2,10 @@
 
 * :func:`failure_lines`: one line per kind of sample error (the exception type Inspect recorded, e.g. a reply
   that is not JSON), with the number of samples it ended and one example message, plus one line counting the
-  samples that were re-asked after an error.
+  samples that were re-asked after an error; the example is the server's own words (:func:`server_words`).
+* :class:`SampleErrorDigest`: a filter on Inspect's logger of sample errors. While the run goes, the first error of
+  each kind is one line on the console; the others (Inspect prints each with the whole request, 30 lines and more)
+  stay in the eval log only.
 * :class:`DiskFullWatch`: a logging handler on Inspect's logger. The first record of a write that failed with
   ``ENOSPC`` stops the eval set at once, as a Ctrl-C would (Inspect would otherwise retry the eval against the
   same full disk). Samples answered since the log was last written are lost and asked again by the re-run:
@@ -34,6 +37,7 @@ ERROR_GLOSS = {
     "APIConnectionError": "the server could not be reached, on every retry",
     "InternalServerError": "the server answered HTTP 5xx on every retry",
     "RateLimitError": "the server answered HTTP 429 on every retry",
+    "BadRequestError": "the server refused the request (HTTP 400: a prompt longer than its context window, an option it does not take)",
 }
 """Plain words for the exception types a misbehaving server causes (the summary line adds them)."""
 
@@ -42,15 +46,56 @@ CANCELLED_KINDS = frozenset({"CancelledError", "KeyboardInterrupt"})
 error of the sample; the re-run asks it again."""
 
 
+_INNER = re.compile(r"(?:\\n|\n){2}(\w+)\(")
+"""The provider's error at the end of Inspect's ``ModelGenerateError`` message (``\\nRequest:\\n{…}\\n\\n
+BadRequestError("…")``, ``inspect_ai/model/_model.py``), plain or as its ``repr``."""
+
+EXAMPLE_WIDTH = 160
+"""Characters of an error's example in the closing summary and of a sample error on the console."""
+
+
 def error_kind(message: str) -> str:
     """The exception type of an error message as Inspect records it: ``"JSONDecodeError('…')"`` ->
-    ``"JSONDecodeError"``, ``"RetryError(<Future … raised InternalServerError>)"`` -> ``"InternalServerError"``;
-    a message without one is its own kind."""
+    ``"JSONDecodeError"``, ``"RetryError(<Future … raised InternalServerError>)"`` -> ``"InternalServerError"``,
+    ``"ModelGenerateError('\\nRequest:…\\n\\nBadRequestError(…)')"`` -> ``"BadRequestError"`` (the provider's
+    error after the request Inspect shows); a message without one is its own kind."""
     raised = re.search(r"\braised (\w+)>", message)  # tenacity's RetryError(<Future … raised X>): retries used up
     if raised:
         return raised.group(1)
     head = message.strip().split("(", 1)[0].split(":", 1)[0].strip()
+    if head == "ModelGenerateError" and "Request:" in message:
+        inner = _INNER.findall(message)
+        if inner:
+            return str(inner[-1])
     return head if head.isidentifier() else message.strip()
+
+
+def server_words(message: str, traceback: str = "") -> str:
+    """What the server said in a sample error, on one line of at most :data:`EXAMPLE_WIDTH` characters.
+
+    ``message`` is the error as Inspect records it; ``traceback`` its traceback text (``EvalError.traceback``).
+    A ``RetryError(<Future … raised X>)`` (Inspect's retries used up) gives the message of the last ``X`` in the
+    traceback (the error of the last attempt, which tenacity raised the ``RetryError`` from); a
+    ``ModelGenerateError`` gives the provider's error after the request it shows. The OpenAI client's
+    ``Error code: 400 - …`` becomes ``HTTP 400: …``, with the ``message`` of a JSON error body when it has one.
+    Anything else: ``message`` itself, first line.
+    """
+    text = message.strip()
+    kind = error_kind(text)
+    if re.search(r"\braised \w+>", text) and traceback:
+        said = re.findall(rf"^(?:\w+\.)*{re.escape(kind)}: (.+)$", traceback, flags=re.MULTILINE)
+        text = said[-1] if said else text
+    elif text.startswith("ModelGenerateError") and "Request:" in text:
+        inner = list(_INNER.finditer(text))
+        if inner:
+            text = text[inner[-1].end() :].rstrip("'\")").replace("\\'", "'").replace('\\"', '"')
+    code = re.match(r"['\"]?Error code: (\d+) - (.*)", text, flags=re.DOTALL)
+    if code:
+        body = re.search(r"['\"]message['\"]: ['\"](.+?)['\"](?:,|\})", code.group(2))
+        text = f"HTTP {code.group(1)}: {body.group(1) if body else code.group(2)}"
+    lines = [line for line in text.replace("\\n", "\n").splitlines() if line.strip()]
+    line = " ".join(lines[0].split()) if lines else ""
+    return line if len(line) <= EXAMPLE_WIDTH else line[: EXAMPLE_WIDTH - 3] + "..."
 
 
 def failure_lines(logs: Sequence[Any]) -> list[str]:
@@ -66,7 +111,7 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
         token measures).
         Empty when nothing of this happened. An unreadable log gets a line of its own.
     """
-    from inspect_ai.log import read_eval_log_sample_summaries
+    from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
 
     kinds: Counter[str] = Counter()
     example: dict[str, str] = {}
@@ -93,11 +138,14 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
                     cancelled += 1
                     continue
                 kinds[kind] += 1
-                example.setdefault(kind, " ".join(str(summary.error).split()))
+                if kind not in example:
+                    example[kind] = server_words(
+                        str(summary.error), _traceback(read_eval_log_sample, location, summary)
+                    )
     lines = []
     for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
         gloss = f" — {ERROR_GLOSS[kind]}" if kind in ERROR_GLOSS else ""
-        shown = example[kind] if len(example[kind]) <= 160 else example[kind][:157] + "..."
+        shown = example[kind]
         noun = "sample" if count == 1 else "samples"
         lines.append(f"bediscover run: {count} {noun} ended in error (not scored): {kind}{gloss}; e.g. {shown}")
     if cancelled:
@@ -116,6 +164,73 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
             "output_tokens and reasoning_tokens"
         )
     return lines + unreadable
+
+
+def _traceback(read_sample: Any, location: str, summary: Any) -> str:
+    """The traceback of a sample error whose message names no cause (tenacity's ``RetryError``), else ``""``."""
+    if not re.search(r"\braised \w+>", str(summary.error)):
+        return ""
+    try:
+        sample = read_sample(location, summary.id, summary.epoch)
+    except Exception:  # noqa: BLE001 - the example falls back to the message
+        return ""
+    return sample.error.traceback if sample.error is not None else ""
+
+
+SAMPLE_ERROR = re.compile(r"Sample error \(id: (?P<id>.*?), epoch: (?P<epoch>\d+)\): (?P<error>.*)", re.DOTALL)
+"""Inspect's warning of a sample that ended in error (``inspect_ai/_eval/task/run.py``, ``log_sample_error``)."""
+
+SAMPLE_ERROR_LOGGER = "inspect_ai._eval.task.run"
+"""The logger Inspect's sample-error warnings come from."""
+
+
+class SampleErrorDigest(logging.Filter):
+    """Inspect's sample-error warnings, one line per kind of error on the console (a logging filter).
+
+    The first warning of each kind (:func:`error_kind`) is rewritten to one line: the sample, the kind, the
+    server's words (:func:`server_words`), and whether the sample is asked again (Inspect's own words). Every other one is lowered to
+    ``INFO``: below the console's level, so not shown, and still in the eval log, as every sample's error is.
+
+    Attributes:
+        counts: warnings seen per kind.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter[str] = Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.WARNING:
+            return True
+        found = SAMPLE_ERROR.match(str(record.msg))
+        if found is None:
+            return True
+        # Inspect's text: "<error>)" then ". Sample will be retried." (or cancelled, scored) when it says so
+        parts = re.fullmatch(r"(?P<error>.*)\)(?:\. (?P<then>Sample will be \w+\.))?", found.group("error"), re.DOTALL)
+        error, then = (parts.group("error"), parts.group("then")) if parts else (found.group("error"), None)
+        kind = error_kind(error)
+        self.counts[kind] += 1
+        if self.counts[kind] > 1:
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            return True
+        record.msg = (
+            f"Sample error (id: {found.group('id')}, epoch: {found.group('epoch')}): {kind}: {server_words(error)}"
+            f"{' ' + then if then else ''} Further {kind}s: counted at the end, each in the eval log."
+        )
+        record.args = None
+        return True
+
+
+@contextmanager
+def digest_sample_errors() -> Iterator[SampleErrorDigest]:
+    """A :class:`SampleErrorDigest` on Inspect's logger of sample errors for the duration of the block."""
+    digest = SampleErrorDigest()
+    logger = logging.getLogger(SAMPLE_ERROR_LOGGER)
+    logger.addFilter(digest)
+    try:
+        yield digest
+    finally:
+        logger.removeFilter(digest)
 
 
 def is_disk_full(exc: BaseException | None) -> bool:

@@ -54,14 +54,15 @@ def run_guard(
     """Check the model's endpoint once (:func:`.endpoint.check_endpoint`, unless ``check`` is false), then hold
     ``log_dir``'s lock file ``lock`` (:func:`.lock.log_dir_lock`; none when ``None``) and watch for a full disk
     (:class:`.failures.DiskFullWatch`) and a server that stops answering (:class:`.down.ServerDownWatch`) for
-    the block (both yielded).
+    the block (both yielded), showing one sample-error warning per kind of error
+    (:class:`.failures.SampleErrorDigest`).
 
     Raises:
         RunRefused: the server does not answer, the log directory cannot be created, or another process holds it.
     """
     from .down import watch_server_down
     from .endpoint import EndpointUnreachable, check_endpoint
-    from .failures import watch_disk_full
+    from .failures import digest_sample_errors, watch_disk_full
     from .lock import LogDirUnusable, log_dir_lock
 
     with ExitStack() as stack:
@@ -73,6 +74,7 @@ def run_guard(
         except (EndpointUnreachable, LogDirUnusable) as exc:
             raise RunRefused(str(exc)) from None
         disk = stack.enter_context(watch_disk_full())
+        stack.enter_context(digest_sample_errors())
         yield RunWatches(disk, stack.enter_context(watch_server_down(model, base_url, model_args)))
 
 
