@@ -10,6 +10,7 @@ functions raise an ``ImportError`` saying the same when called, and the two exce
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -48,6 +49,10 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
     "task_can_retry": (
         "inspect_ai._display.core.results",
         "bediscover run: an interrupted eval's panel names no `inspect eval-retry` (the run prints its resume hint)",
+    ),
+    "py_logger": (
+        "inspect_ai._eval.task.run",
+        "bediscover run: the logger of Inspect's sample-error warnings, shown once per kind of error",
     ),
 }
 """Name -> (the private Inspect module it comes from, what the project uses it for)."""
@@ -100,6 +105,11 @@ def run_coroutine(coroutine: Any) -> Any:
 def eval_results(*args: Any, **kwargs: Any) -> Any:
     """Inspect's metric pass, ``(EvalResults, reductions)`` from sample scores (Inspect's own arguments)."""
     return private_name("eval_results")(*args, **kwargs)
+
+
+def sample_error_logger() -> logging.Logger:
+    """The logger Inspect's sample-error warnings come from (``log_sample_error`` in ``inspect_ai/_eval/task/run.py``)."""
+    return private_name("py_logger")
 
 
 def eval_set_id_for_log_dir(log_dir: str) -> str:

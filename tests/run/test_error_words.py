@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from bediscover_inspect.run.failures import SAMPLE_ERROR_LOGGER, digest_sample_errors, error_kind, server_words
+from bediscover_inspect._inspect_compat import sample_error_logger
+from bediscover_inspect.run.failures import digest_sample_errors, error_kind, server_words
 
 # the messages as Inspect records them: repr() of the exception (inspect_ai/_util/error.py, exception_message)
 REQUEST = '\\nRequest:\\n{\\n  "messages": [\\n    {\\n      "role": "user",\\n      "content": "Hi"\\n    }\\n  ]\\n}'
@@ -19,7 +20,7 @@ OPENAI_400 = (
 RETRY = "RetryError(<Future at 0x7f17399b8e90 state=finished raised OpenAIResponseError>)"
 RETRY_TRACEBACK = """Traceback (most recent call last):
   File "openai_compatible.py", line 318, in generate
-inspect_ai.model._openai.OpenAIResponseError: server_error: Unexpected non-ChatCompletion response: '<html>'
+openai_compatible.OpenAIResponseError: server_error: Unexpected non-ChatCompletion response: '<html>'
 
 The above exception was the direct cause of the following exception:
 
@@ -58,7 +59,7 @@ class Records(logging.Handler):
 
 
 def test_the_first_sample_error_of_each_kind_is_one_warning_the_rest_are_info():
-    logger, seen = logging.getLogger(SAMPLE_ERROR_LOGGER), Records()
+    logger, seen = sample_error_logger(), Records()
     level = logger.level
     logger.setLevel(logging.INFO)
     logger.addHandler(seen)

@@ -27,6 +27,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from bediscover_inspect._inspect_compat import sample_error_logger
+
 ERROR_GLOSS = {
     "JSONDecodeError": "the server's reply is not valid JSON",
     "UnicodeDecodeError": "the server's reply is not UTF-8 text",
@@ -180,9 +182,6 @@ def _traceback(read_sample: Any, location: str, summary: Any) -> str:
 SAMPLE_ERROR = re.compile(r"Sample error \(id: (?P<id>.*?), epoch: (?P<epoch>\d+)\): (?P<error>.*)", re.DOTALL)
 """Inspect's warning of a sample that ended in error (``inspect_ai/_eval/task/run.py``, ``log_sample_error``)."""
 
-SAMPLE_ERROR_LOGGER = "inspect_ai._eval.task.run"
-"""The logger Inspect's sample-error warnings come from."""
-
 
 class SampleErrorDigest(logging.Filter):
     """Inspect's sample-error warnings, one line per kind of error on the console (a logging filter).
@@ -225,7 +224,7 @@ class SampleErrorDigest(logging.Filter):
 def digest_sample_errors() -> Iterator[SampleErrorDigest]:
     """A :class:`SampleErrorDigest` on Inspect's logger of sample errors for the duration of the block."""
     digest = SampleErrorDigest()
-    logger = logging.getLogger(SAMPLE_ERROR_LOGGER)
+    logger = sample_error_logger()
     logger.addFilter(digest)
     try:
         yield digest
