@@ -29,7 +29,14 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
-from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT, command_name, interrupted_line
+from bediscover_inspect.run.entry import (
+    EXIT_INTERRUPTED,
+    RESUME_HINT,
+    command_name,
+    interrupted_line,
+    interrupts,
+    raise_keyboard_interrupt,
+)
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
@@ -253,30 +260,6 @@ RUN_OPTIONS = {
 """Task parameters that ``bediscover run`` sets from its own options, with the option to use instead."""
 
 
-def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
-    """SIGINT and SIGTERM handler for the eval set: the first Ctrl-C (or SIGTERM, as ``timeout``, SLURM, ``docker
-    stop`` and systemd send) raises :class:`KeyboardInterrupt` wherever the run is, so the run stops as after
-    Ctrl-C: finished samples kept, its closing line and the resume hint; a second one, while the interrupted run is
-    still winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
-
-    With Python's default handler in place, ``asyncio.run`` installs its own, which only cancels the main task on
-    the first Ctrl-C; a run whose cancellation is absorbed inside Inspect then carries on to the end and reports
-    success. A handler of our own keeps asyncio from installing that one, so the interrupt always stops the
-    eval set (``asyncio.run`` still cancels the remaining tasks on its way out). Logs are written as the run goes,
-    so leaving at once loses nothing a re-run needs (re-running resumes, as after a killed process).
-    """
-    global _INTERRUPTS
-    _INTERRUPTS += 1
-    if _INTERRUPTS > 1:
-        print(f"bediscover run: interrupted again; stopping now ({RESUME_HINT})", file=sys.stderr, flush=True)
-        os._exit(EXIT_INTERRUPTED)
-    raise KeyboardInterrupt
-
-
-_INTERRUPTS = 0
-"""Ctrl-Cs received by the running ``bediscover run`` (see :func:`_raise_keyboard_interrupt`)."""
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     from inspect_ai import eval_set
 
@@ -334,8 +317,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
         logs: Sequence[Any] = []
         interrupted = False
-        previous = {sig: signal.signal(sig, _raise_keyboard_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, raise_keyboard_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
+            if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
+                raise KeyboardInterrupt
             with panels_without_scores():  # the run ends with its own table
                 _success, logs = workers.beside_other_writers(
                     eval_set,
@@ -365,6 +350,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+        interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
             left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})
             interrupted = interrupted or any(log.status == "cancelled" for log in left)
@@ -561,7 +547,9 @@ def console_main() -> None:
     """
     try:
         code = main()
-    except KeyboardInterrupt:  # Ctrl-C before the eval set started (building tasks, loading the model …)
+    except BaseException as exc:  # Ctrl-C before the eval set started (building tasks, loading the model …)
+        if not isinstance(exc, KeyboardInterrupt) and not interrupts():
+            raise  # an error that no Ctrl-C caused
         print(interrupted_line(command_name()), file=sys.stderr)
         code = EXIT_INTERRUPTED
     if code == EXIT_INTERRUPTED:

@@ -5,6 +5,9 @@ Neither this module nor the packages above it import anything before :func:`cons
 interrupt is caught from the first Python code of this package on; :func:`bediscover_inspect.cli.console_main`
 takes over once it is imported. Only a Ctrl-C while the interpreter itself starts (its first 10–20 ms) ends the
 process by the signal, silently, before any of this runs.
+
+Every Ctrl-C is counted (:func:`interrupts`), so one that a library absorbs (a bare ``except:`` around an
+optional import, or Python wrapping it in the ``RuntimeError`` of a class being created) still stops the command.
 """
 
 from __future__ import annotations
@@ -21,6 +24,36 @@ EXIT_INTERRUPTED = 130
 
 RESUME_HINT = "re-run the same command to resume: finished evals are skipped and finished samples kept"
 """The advice every unfinished ``bediscover run`` ends with."""
+
+
+_INTERRUPTS = 0
+"""Ctrl-Cs (and SIGTERMs) the running command has received (:func:`raise_keyboard_interrupt`)."""
+
+
+def interrupts() -> int:
+    """How many Ctrl-Cs (and SIGTERMs) the running command has received so far."""
+    return _INTERRUPTS
+
+
+def raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    """SIGINT (and, while ``bediscover run`` runs its eval set, SIGTERM) handler: counts the signal, then raises
+    :class:`KeyboardInterrupt` wherever the command is; a second one, while the interrupted command is still
+    winding down, leaves at once with :data:`EXIT_INTERRUPTED`.
+
+    With Python's default handler in place, ``asyncio.run`` installs its own, which only cancels the main task on
+    the first Ctrl-C; a run whose cancellation is absorbed inside Inspect then carries on to the end and reports
+    success. A handler of our own keeps asyncio from installing that one, so the interrupt always stops the
+    eval set (``asyncio.run`` still cancels the remaining tasks on its way out). Logs are written as the run goes,
+    so leaving at once loses nothing a re-run needs (re-running resumes, as after a killed process).
+    """
+    global _INTERRUPTS
+    _INTERRUPTS += 1
+    if _INTERRUPTS > 1:
+        command = command_name()
+        hint = f" ({RESUME_HINT})" if command == "run" else ""
+        print(f"bediscover {command}: interrupted again; stopping now{hint}", file=sys.stderr, flush=True)
+        os._exit(EXIT_INTERRUPTED)
+    raise KeyboardInterrupt
 
 
 def interrupted_line(command: str, during: str = "") -> str:
@@ -43,13 +76,20 @@ def _not_an_interrupt_at_shutdown(record: logging.LogRecord) -> bool:
 
 
 def console_main() -> None:
-    """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130."""
+    """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130
+    (also when the import failed because of it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, raise_keyboard_interrupt)
     try:
         import logging
 
         logging.getLogger("asyncio").addFilter(_not_an_interrupt_at_shutdown)
         from bediscover_inspect.cli import console_main as cli_main
-    except KeyboardInterrupt:
+    except BaseException:
+        if not _INTERRUPTS:
+            raise
+    if _INTERRUPTS:  # raised during the import, or absorbed by a library being imported
         print(interrupted_line(command_name(), " during start-up"), file=sys.stderr)
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
