@@ -24,6 +24,18 @@ def test_cancelled_samples_are_not_errors(tmp_path):
     assert failure_lines([log]) == [
         "bediscover run: 1 sample ended in error (not scored): JSONDecodeError — the server's reply is not valid "
         "JSON; e.g. JSONDecodeError('x')",
-        "bediscover run: 2 samples cancelled (not finished): the run was stopped while they waited for the model; "
-        "asked again on the re-run",
+        "bediscover run: 2 samples cancelled while they waited for the model; the re-run asks them and every sample "
+        "not started",
+    ]
+
+
+def test_one_cancelled_sample_is_said_in_the_singular(tmp_path):
+    task = Task(dataset=[Sample(input=str(i), target="A", id=i) for i in range(2)], solver=generate(), scorer=match())
+    [log] = inspect_eval(task, model=scripted_model(["A"] * 2), display="none", log_dir=str(tmp_path))
+    full = read_eval_log(log.location)
+    full.samples[0].error = EvalError(message="CancelledError()", traceback="", traceback_ansi="")
+    write_eval_log(full, log.location)
+    assert failure_lines([log]) == [
+        "bediscover run: 1 sample cancelled while it waited for the model; the re-run asks it and every sample not "
+        "started",
     ]
