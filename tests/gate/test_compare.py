@@ -116,7 +116,8 @@ def test_identical_candidate_passes(runs, capsys):
         main(["compare", "--baseline", str(runs["base"]), "--candidate", str(runs["base"]), "--require-identical"]) == 0
     )
     out = capsys.readouterr().out
-    assert out.startswith("No regression (exit 0).") and "120 of 120 samples asked of either side paired" in out
+    assert out.startswith("No regression, and every paired sample scored identically (--require-identical; exit 0).")
+    assert "120 of 120 samples asked of either side paired" in out
 
 
 def test_change_within_noise_passes_but_is_seen_sample_by_sample(runs):

@@ -87,6 +87,8 @@ def verdict_line(result: Comparison) -> str:
             f"Untested: {_count(len(result.untested), 'cell')} cannot decide (too few samples; --allow-untested "
             "accepts them; exit 4)."
         )
+    if result.settings.get("require_identical"):
+        return "No regression, and every paired sample scored identically (--require-identical; exit 0)."
     return "No regression (exit 0)."
 
 
