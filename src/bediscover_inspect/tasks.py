@@ -7,6 +7,7 @@ CLI starts without importing every task.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 import inspect
@@ -79,7 +80,8 @@ RENAMED_PARAMETERS: dict[str, str] = {"datasets": "dataset", "corpora": "dataset
 
 
 def check_task_args(name: str, args: Mapping[str, Any]) -> None:
-    """Reject parameter names task ``name`` does not have, naming them and the valid ones.
+    """Reject parameter names task ``name`` does not have, naming them, the closest valid name of each (when one
+    is close: ``difflib.get_close_matches``, ratio >= 0.8) and the valid ones.
 
     Inspect drops an unknown ``-T`` name with a warning and runs the defaults; this is the check that makes
     a misspelled name an error instead, under ``inspect eval`` and ``bediscover run`` alike.
@@ -97,8 +99,12 @@ def check_task_args(name: str, args: Mapping[str, Any]) -> None:
             )
         )
     if unknown:
+        named = []
+        for key in unknown:  # the closest valid name, as for a misspelled -T name (difflib's ratio >= 0.8)
+            close = difflib.get_close_matches(key, valid, n=1, cutoff=0.8)
+            named.append(f"{key!r} (did you mean {close[0]!r}?)" if close else repr(key))
         raise TaskParameterError(
-            f"unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for task "
+            f"unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(named)} for task "
             f"{name!r}; its parameters are: {', '.join(valid)}"
         )
 

@@ -94,7 +94,8 @@ def test_data_errors_are_one_line_on_stderr_in_every_display_mode(display, tiny_
 def test_unknown_name_and_bad_value_are_one_line(display, data_root):
     line = the_one_error_line(inspect_eval("evals/discourse_markers.py", display, "prompts=def", data_root=data_root))
     assert line.endswith(
-        f"unknown parameter 'prompts' for task 'discourse_markers'; its parameters are: {DM_PARAMETERS}"
+        f"unknown parameter 'prompts' (did you mean 'prompt'?) for task 'discourse_markers'; its parameters are: "
+        f"{DM_PARAMETERS}"
     ), line
     line = the_one_error_line(inspect_eval("evals/discourse_markers.py", display, "prompt=deff", data_root=data_root))
     assert line == (
@@ -107,7 +108,7 @@ def test_registered_task_rejects_an_unknown_name(data_root):
     line = the_one_error_line(
         inspect_eval("bediscover_inspect/discourse_markers", "plain", "prompts=def", data_root=data_root)
     )
-    assert "unknown parameter 'prompts' for task 'discourse_markers'" in line
+    assert "unknown parameter 'prompts' (did you mean 'prompt'?) for task 'discourse_markers'" in line
 
 
 def test_check_task_args_names_the_valid_parameters():
@@ -115,7 +116,7 @@ def test_check_task_args_names_the_valid_parameters():
     check_task_args("discourse_markers", {"prompt": "def", "dataset": "otherwise"})
     with pytest.raises(
         TaskParameterError,
-        match=r"unknown parameters 'prompts', 'x' for task 'discourse_markers'; "
+        match=r"unknown parameters 'prompts' \(did you mean 'prompt'\?\), 'x' for task 'discourse_markers'; "
         rf"its parameters are: {DM_PARAMETERS}$",
     ):
         check_task_args("discourse_markers", {"prompts": "def", "x": 1, "prompt": "def"})
@@ -135,8 +136,8 @@ def test_bediscover_run_rejects_an_unknown_name_with_the_valid_ones():
     with pytest.raises(TaskArgumentError) as err:
         build_tasks(["discourse_markers"], [0], [False], "paper", {"prompts": "def"})
     assert str(err.value) == (
-        "cannot build task 'discourse_markers' (prompts='def'): unknown parameter 'prompts' "
-        f"for task 'discourse_markers'; its parameters are: {DM_PARAMETERS}"
+        "cannot build task 'discourse_markers' (prompts='def'): unknown parameter 'prompts' (did you mean "
+        f"'prompt'?) for task 'discourse_markers'; its parameters are: {DM_PARAMETERS}"
     )
 
 
