@@ -41,9 +41,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-LOG_READERS = frozenset({"read_eval_log_async", "read_eval_log_headers_async"})
+LOG_READERS = frozenset({"read_eval_log_async", "read_eval_log_headers_async", "read_eval_log_sample_summaries_async"})
 """Inspect's functions that read a log file (``inspect_ai/log/_file.py``): an error raised inside them while a run
-lists its log directory is a log that another process is writing at that moment."""
+lists its log directory is a log that another process is writing, or has just removed, at that moment."""
 
 
 def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int = 5, **kwargs: Any) -> R:
@@ -52,13 +52,15 @@ def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int =
 
     Inspect's ``eval_set`` reads every log header in its log directory when it starts and ends; a ``.eval`` file
     another process is rewriting has no end-of-central-directory record yet (``ValueError: EOCD not found``), and
-    the eval set stops although its own evals finished. Calling it again resumes: finished evals are skipped.
+    one that another eval set replaced after resuming it is gone between the listing and the read
+    (``FileNotFoundError``); either way the eval set stops although its own evals finished. Calling it again
+    resumes: finished evals are skipped.
     Only errors raised inside :data:`LOG_READERS` are retried; any other error, or the last attempt's, is raised.
     """
     for _ in range(attempts - 1):
         try:
             return eval_set(*args, **kwargs)
-        except (ValueError, EOFError, zipfile.BadZipFile) as exc:
+        except (ValueError, EOFError, zipfile.BadZipFile, FileNotFoundError) as exc:
             if not {frame.name for frame in traceback.extract_tb(exc.__traceback__)} & LOG_READERS:
                 raise
             time.sleep(1.0)

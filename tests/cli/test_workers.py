@@ -229,10 +229,15 @@ def test_an_eval_set_failing_on_a_log_another_worker_is_writing_is_called_again(
     def read_eval_log_async(name):  # named as Inspect's reader: the log another process is rewriting
         raise ValueError(f"EOCD not found in {name}")
 
+    def read_eval_log_sample_summaries_async(name):  # the log another eval set replaced after resuming it
+        raise FileNotFoundError(2, "No such file or directory", name)
+
     def flaky_eval_set(tasks, log_dir):
         calls.append((tasks, log_dir))
-        if len(calls) < 3:
+        if len(calls) == 1:
             read_eval_log_async("other.eval")
+        if len(calls) == 2:
+            read_eval_log_sample_summaries_async("replaced.eval")
         return True, ["log"]
 
     assert beside_other_writers(flaky_eval_set, ["task"], log_dir="logs") == (True, ["log"])
