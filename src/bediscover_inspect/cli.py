@@ -38,7 +38,7 @@ from bediscover_inspect.run.entry import (
     raise_keyboard_interrupt,
 )
 from bediscover_inspect.run.failures import is_disk_full
-from bediscover_inspect.run.guard import RunRefused, closing_lines, lock_of, run_guard
+from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import client_model_args, eval_set_options, whole_number
 from bediscover_inspect.run_summary import print_run_summary
@@ -279,6 +279,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     pieces = workers.pieces_of(args, modes, sizes_of)
     cells = workers.share(pieces, args.worker)
+    model = None
+    if cells:  # the model and its server first: their errors are the run's one line, before any data warning
+        model = check_model(args.model, args.model_base_url, model_args)
+        check_server(args.model, args.model_base_url, model_args)
     tasks = build_tasks(
         args.tasks,
         args.seeds,
@@ -290,14 +294,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if not cells or args.workers > 1:
         calls = workers.calls_per_cell(cells, tasks, args.limit)
-        model = check_model(args.model, args.model_base_url, model_args) if cells else None
         with run_guard(
-            args.model,
-            args.model_base_url,
-            model_args,
-            args.log_dir,
-            lock=lock_of(args) if cells else None,
-            check=bool(cells),
+            args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args) if cells else None
         ):
             code, line = workers.run_spread(args, cells, model, calls)
         print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir)
@@ -313,7 +311,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             generate[name] = getattr(args, name)
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
-    model = check_model(args.model, args.model_base_url, model_args)
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
         logs: Sequence[Any] = []
         interrupted = False

@@ -141,6 +141,10 @@ def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault
 def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable):
     url = f"http://127.0.0.1:{free_port()}/v1"
     model = "vllm/some-model" if variable == "VLLM_BASE_URL" else MODEL
+    # a data root without Otherwise: building the task would warn that it is absent; the server is asked first
+    root = tmp_path / "data"
+    (root / "dm").mkdir(parents=True)
+    (root / "dm" / "just").symlink_to(Path(os.environ["BEDISCOVER_DATA_DIR"]) / "dm" / "just")
     proc = subprocess.run(
         [
             sys.executable,
@@ -153,7 +157,7 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable
             str(tmp_path / "logs"),
         ]
         + SMALL_RUN,
-        env={**os.environ, variable: url, "FAULT_API_KEY": "test"},
+        env={**os.environ, variable: url, "FAULT_API_KEY": "test", "BEDISCOVER_DATA_DIR": str(root)},
         capture_output=True,
         text=True,
         timeout=120,

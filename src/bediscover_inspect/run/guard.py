@@ -42,6 +42,20 @@ class RunWatches(NamedTuple):
     server: ServerDownWatch
 
 
+def check_server(model: str, base_url: str | None, model_args: dict[str, Any]) -> None:
+    """Ask the model's endpoint once (:func:`.endpoint.check_endpoint`), before the run builds its tasks.
+
+    Raises:
+        RunRefused: the server does not answer.
+    """
+    from .endpoint import EndpointUnreachable, check_endpoint
+
+    try:
+        check_endpoint(model, base_url, model_args)
+    except EndpointUnreachable as exc:
+        raise RunRefused(str(exc)) from None
+
+
 @contextmanager
 def run_guard(
     model: str,
@@ -49,29 +63,24 @@ def run_guard(
     model_args: dict[str, Any],
     log_dir: str,
     lock: str | None = LOCK_NAME,
-    check: bool = True,
 ) -> Iterator[RunWatches]:
-    """Check the model's endpoint once (:func:`.endpoint.check_endpoint`, unless ``check`` is false), then hold
-    ``log_dir``'s lock file ``lock`` (:func:`.lock.log_dir_lock`; none when ``None``) and watch for a full disk
-    (:class:`.failures.DiskFullWatch`) and a server that stops answering (:class:`.down.ServerDownWatch`) for
-    the block (both yielded), showing one sample-error warning per kind of error
-    (:class:`.failures.SampleErrorDigest`).
+    """Hold ``log_dir``'s lock file ``lock`` (:func:`.lock.log_dir_lock`; none when ``None``) and watch for a
+    full disk (:class:`.failures.DiskFullWatch`) and a server that stops answering
+    (:class:`.down.ServerDownWatch`) for the block (both yielded), showing one sample-error warning per kind of
+    error (:class:`.failures.SampleErrorDigest`).
 
     Raises:
-        RunRefused: the server does not answer, the log directory cannot be created, or another process holds it.
+        RunRefused: the log directory cannot be created, or another process holds it.
     """
     from .down import watch_server_down
-    from .endpoint import EndpointUnreachable, check_endpoint
     from .failures import digest_sample_errors, watch_disk_full
     from .lock import LogDirUnusable, log_dir_lock
 
     with ExitStack() as stack:
         try:
-            if check:
-                check_endpoint(model, base_url, model_args)
             if lock is not None:
                 stack.enter_context(log_dir_lock(log_dir, lock))
-        except (EndpointUnreachable, LogDirUnusable) as exc:
+        except LogDirUnusable as exc:
             raise RunRefused(str(exc)) from None
         disk = stack.enter_context(watch_disk_full())
         stack.enter_context(digest_sample_errors())
