@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -149,7 +150,7 @@ ALL_MODELS = "*"
 
 def paper_model_names() -> list[str]:
     """The paper's BeDiscovER model rows (``Qwen3-0.6B`` … ``GPT-5-mini (high)``), as printed."""
-    return _paper_models()
+    return list(_paper_models())
 
 
 def parse_paper_models(values: Sequence[str] | None) -> dict[str, str]:
@@ -218,11 +219,13 @@ def paper_model_name(model: str, reasoning_effort: str | None = None) -> str | N
     return None
 
 
-def _paper_models() -> list[str]:
+@lru_cache(maxsize=1)
+def _paper_models() -> tuple[str, ...]:
+    """The paper's model names, once per process (the packaged results do not change while it runs)."""
     df = load_paper_results()
     ours = df[df.section == "BeDiscovER"]
     appendix_first = ours.assign(_main=ours.table < 13).sort_values(["_main", "table"], kind="stable")
-    return list(dict.fromkeys(appendix_first.model))  # in the order of the appendix tables' rows (Table 13)
+    return tuple(dict.fromkeys(appendix_first.model))  # in the order of the appendix tables' rows (Table 13)
 
 
 def _context_setting(value: Any) -> str | None:
