@@ -25,7 +25,9 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Collection, Sequence
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
@@ -35,6 +37,7 @@ from bediscover_inspect.run.entry import (
     command_name,
     interrupted_line,
     interrupts,
+    leave_now,
     raise_keyboard_interrupt,
 )
 from bediscover_inspect.run.failures import is_disk_full
@@ -241,11 +244,13 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
 def run_outcome(logs: Sequence[Any], n_tasks: int, log_dir: str, interrupted: bool) -> tuple[int, str]:
     """Exit code and closing line of ``bediscover run`` from the eval logs it left.
 
-    0 when every eval succeeded; :data:`EXIT_INTERRUPTED` when the run was interrupted (Ctrl-C, or any log
-    ``cancelled``); 1 when an eval failed. Every unfinished run gets the resume hint.
+    0 when every eval succeeded (also when a Ctrl-C came too late to stop any); :data:`EXIT_INTERRUPTED` when the
+    run was interrupted (Ctrl-C, or any log ``cancelled``); 1 when an eval failed. Every unfinished run gets the resume hint.
     """
     done = sum(1 for log in logs if log.status == "success")
     line = f"bediscover run: {done}/{n_tasks} evals complete in {log_dir}"
+    if done == n_tasks:  # a Ctrl-C that came as the last eval ended stopped nothing
+        return 0, line
     if interrupted or any(log.status == "cancelled" for log in logs):
         return EXIT_INTERRUPTED, f"{line}; interrupted ({RESUME_HINT})"
     if done < n_tasks:
@@ -258,6 +263,37 @@ RUN_OPTIONS = {
     "subset": "the subset is set by --subset paper|full",
 }
 """Task parameters that ``bediscover run`` sets from its own options, with the option to use instead."""
+
+
+WIND_DOWN_SECONDS = 30.0
+"""How long an interrupted eval set may take to stop (Inspect cancels its samples and writes its logs) before
+``bediscover run`` leaves as after a second Ctrl-C."""
+
+
+@contextmanager
+def interrupts_stop_the_eval_set(grace: float = WIND_DOWN_SECONDS) -> Iterator[None]:
+    """While active, Ctrl-C and SIGTERM raise :class:`KeyboardInterrupt` (:func:`.run.entry.raise_keyboard_interrupt`)
+    and the first one starts a timer: an eval set still winding down ``grace`` seconds later (a task that never
+    finishes cancelling keeps ``asyncio.run`` waiting) ends the process as a second Ctrl-C would, with the resume
+    hint and exit 130. The timer stops when the block ends; the previous handlers come back."""
+    timers: list[threading.Timer] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        if not interrupts():
+            timer = threading.Timer(grace, leave_now, args=(f"interrupted; the evals did not stop within {grace:g} s",))
+            timer.daemon = True
+            timer.start()
+            timers.append(timer)
+        raise_keyboard_interrupt(signum, frame)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for timer in timers:
+            timer.cancel()
+        for sig, saved in previous.items():
+            signal.signal(sig, saved)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -314,39 +350,36 @@ def cmd_run(args: argparse.Namespace) -> int:
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
         logs: Sequence[Any] = []
         interrupted = False
-        previous = {sig: signal.signal(sig, raise_keyboard_interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
-                raise KeyboardInterrupt
-            with panels_without_scores():  # the run ends with its own table
-                _success, logs = workers.beside_other_writers(
-                    eval_set,
-                    tasks,
-                    log_dir=args.log_dir,
-                    model=model,
-                    limit=args.limit,
-                    max_tasks=args.max_tasks,
-                    max_samples=args.max_samples,
-                    log_dir_allow_dirty=True,
-                    display=args.display,
-                    score_display=args.score_display,
-                    log_realtime=args.log_realtime,
-                    **eval_set_options(args),
-                    **generate,
-                )
-        except KeyboardInterrupt:
-            interrupted = True
-        except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
-            raise UsageError(plain_message(exc)) from exc
-        except ValueError as exc:  # Inspect's configuration checks
-            raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
-        except OSError as exc:
-            if not is_disk_full(exc):
-                raise
-            watch.disk.message = str(exc)
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
+        with interrupts_stop_the_eval_set():  # the signal handlers of the eval set
+            try:
+                if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
+                    raise KeyboardInterrupt
+                with panels_without_scores():  # the run ends with its own table
+                    _success, logs = workers.beside_other_writers(
+                        eval_set,
+                        tasks,
+                        log_dir=args.log_dir,
+                        model=model,
+                        limit=args.limit,
+                        max_tasks=args.max_tasks,
+                        max_samples=args.max_samples,
+                        log_dir_allow_dirty=True,
+                        display=args.display,
+                        score_display=args.score_display,
+                        log_realtime=args.log_realtime,
+                        **eval_set_options(args),
+                        **generate,
+                    )
+            except KeyboardInterrupt:
+                interrupted = True
+            except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
+                raise UsageError(plain_message(exc)) from exc
+            except ValueError as exc:  # Inspect's configuration checks
+                raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+            except OSError as exc:
+                if not is_disk_full(exc):
+                    raise
+                watch.disk.message = str(exc)
         interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
             left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from bediscover_inspect.cli import main
+from bediscover_inspect.cli import main, run_outcome
 from bediscover_inspect.run import entry
 
 # the script: Ctrl-C is delivered, then absorbed (as a bare ``except:`` around an import would), before the
@@ -65,3 +67,35 @@ def test_a_ctrl_c_absorbed_while_the_tasks_were_built_starts_no_eval(tmp_path: P
         f"bediscover run: 0/1 evals complete in {log_dir}; interrupted (re-run the same command to resume: finished "
         "evals are skipped and finished samples kept)"
     )
+
+
+# an eval set whose wind-down never ends (a task that does not finish cancelling keeps asyncio.run waiting)
+STUCK = """
+import os, signal, sys, time
+sys.argv = ["bediscover", "run"]
+from bediscover_inspect.cli import interrupts_stop_the_eval_set
+with interrupts_stop_the_eval_set(grace=1.0):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+    except KeyboardInterrupt:
+        time.sleep(60)
+print("not stopped")
+"""
+
+
+def test_an_eval_set_stuck_after_ctrl_c_is_left_after_the_grace_period():
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", STUCK], capture_output=True, text=True, timeout=120)
+    assert time.monotonic() - started < 30  # the grace period, not the 60 s the wind-down would take
+    assert (proc.returncode, proc.stdout) == (130, "")
+    assert proc.stderr.strip() == (
+        "bediscover run: interrupted; the evals did not stop within 1 s; stopping now (re-run the same command to "
+        "resume: finished evals are skipped and finished samples kept)"
+    )
+
+
+def test_a_ctrl_c_after_every_eval_finished_is_a_complete_run():
+    finished = [SimpleNamespace(status="success")] * 2
+    assert run_outcome(finished, 2, "logs", interrupted=True) == (0, "bediscover run: 2/2 evals complete in logs")
+    code, line = run_outcome([finished[0], SimpleNamespace(status="started")], 2, "logs", interrupted=True)
+    assert code == 130 and line.startswith("bediscover run: 1/2 evals complete in logs; interrupted (")

@@ -49,11 +49,17 @@ def raise_keyboard_interrupt(signum: int, frame: object) -> None:
     global _INTERRUPTS
     _INTERRUPTS += 1
     if _INTERRUPTS > 1:
-        command = command_name()
-        hint = f" ({RESUME_HINT})" if command == "run" else ""
-        print(f"bediscover {command}: interrupted again; stopping now{hint}", file=sys.stderr, flush=True)
-        os._exit(EXIT_INTERRUPTED)
+        leave_now("interrupted again")
     raise KeyboardInterrupt
+
+
+def leave_now(reason: str) -> None:
+    """Print ``bediscover <command>: <reason>; stopping now`` (with :data:`RESUME_HINT` for ``run``) and end the
+    process at once with :data:`EXIT_INTERRUPTED` (``os._exit``: no thread or cleanup can hold it)."""
+    command = command_name()
+    hint = f" ({RESUME_HINT})" if command == "run" else ""
+    print(f"bediscover {command}: {reason}; stopping now{hint}", file=sys.stderr, flush=True)
+    os._exit(EXIT_INTERRUPTED)
 
 
 def interrupted_line(command: str, during: str = "") -> str:
