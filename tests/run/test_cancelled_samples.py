@@ -24,8 +24,8 @@ def test_cancelled_samples_are_not_errors(tmp_path):
     assert failure_lines([log]) == [
         "bediscover run: 1 sample ended in error (not scored): JSONDecodeError — the server's reply is not valid "
         "JSON; e.g. JSONDecodeError('x')",
-        "bediscover run: 2 samples cancelled while they waited for the model; the re-run asks them and every sample "
-        "not started",
+        "bediscover run: 2 samples cancelled while they waited for the model; re-running the command asks for them "
+        "again, and for every sample not started",
     ]
 
 
@@ -36,6 +36,6 @@ def test_one_cancelled_sample_is_said_in_the_singular(tmp_path):
     full.samples[0].error = EvalError(message="CancelledError()", traceback="", traceback_ansi="")
     write_eval_log(full, log.location)
     assert failure_lines([log]) == [
-        "bediscover run: 1 sample cancelled while it waited for the model; the re-run asks it and every sample not "
-        "started",
+        "bediscover run: 1 sample cancelled while it waited for the model; re-running the command asks for it again, "
+        "and for every sample not started",
     ]
