@@ -245,7 +245,8 @@ def run_outcome(logs: Sequence[Any], n_tasks: int, log_dir: str, interrupted: bo
     """Exit code and closing line of ``bediscover run`` from the eval logs it left.
 
     0 when every eval succeeded (also when a Ctrl-C came too late to stop any); :data:`EXIT_INTERRUPTED` when the
-    run was interrupted (Ctrl-C, or any log ``cancelled``); 1 when an eval failed. Every unfinished run gets the resume hint.
+    run was interrupted (Ctrl-C, or any log ``cancelled``); 1 when an eval failed. Every unfinished run gets the
+    resume hint.
     """
     done = sum(1 for log in logs if log.status == "success")
     line = f"bediscover run: {done}/{n_tasks} evals complete in {log_dir}"
@@ -280,7 +281,9 @@ def interrupts_stop_the_eval_set(grace: float = WIND_DOWN_SECONDS) -> Iterator[N
 
     def handler(signum: int, frame: Any) -> None:
         if not interrupts():
-            timer = threading.Timer(grace, leave_now, args=(f"interrupted; the evals did not stop within {grace:g} s",))
+            timer = threading.Timer(
+                grace, leave_now, args=(f"; the evals did not stop within {grace:g} s; stopping now",)
+            )
             timer.daemon = True
             timer.start()
             timers.append(timer)

@@ -49,16 +49,14 @@ def raise_keyboard_interrupt(signum: int, frame: object) -> None:
     global _INTERRUPTS
     _INTERRUPTS += 1
     if _INTERRUPTS > 1:
-        leave_now("interrupted again")
+        leave_now(" again; stopping now")
     raise KeyboardInterrupt
 
 
-def leave_now(reason: str) -> None:
-    """Print ``bediscover <command>: <reason>; stopping now`` (with :data:`RESUME_HINT` for ``run``) and end the
-    process at once with :data:`EXIT_INTERRUPTED` (``os._exit``: no thread or cleanup can hold it)."""
-    command = command_name()
-    hint = f" ({RESUME_HINT})" if command == "run" else ""
-    print(f"bediscover {command}: {reason}; stopping now{hint}", file=sys.stderr, flush=True)
+def leave_now(during: str) -> None:
+    """Print the command's :func:`interrupted_line` with ``during`` and end the process at once with
+    :data:`EXIT_INTERRUPTED` (``os._exit``: no thread or cleanup can hold it)."""
+    print(interrupted_line(command_name(), during), file=sys.stderr, flush=True)
     os._exit(EXIT_INTERRUPTED)
 
 
@@ -96,9 +94,7 @@ def console_main() -> None:
         if not _INTERRUPTS:
             raise
     if _INTERRUPTS:  # raised during the import, or absorbed by a library being imported
-        print(interrupted_line(command_name(), " during start-up"), file=sys.stderr)
-        sys.stderr.flush()
-        os._exit(EXIT_INTERRUPTED)
+        leave_now(" during start-up")
     cli_main()
 
 

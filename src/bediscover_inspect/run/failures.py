@@ -107,8 +107,8 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
         One line per kind of error, most frequent first: ``bediscover run: 3 samples ended in error (not scored):
         JSONDecodeError — the server's reply is not valid JSON; e.g. JSONDecodeError('Expecting value…')``;
         then ``bediscover run: 2 samples cancelled while they waited for the model; re-running the command asks for
-        them again, and for every sample not started`` for the samples a stop cut short (:data:`CANCELLED_KINDS`, never counted
-        as errors); then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any
+        them again, and for every sample not started`` for the samples a stop cut short (:data:`CANCELLED_KINDS`,
+        never counted as errors); then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any
         were, and a line counting the answered samples whose provider reported no token usage (left out of the
         token measures).
         Empty when nothing of this happened. An unreadable log gets a line of its own.
