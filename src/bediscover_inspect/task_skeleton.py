@@ -48,7 +48,7 @@ from .data import LoadedDataset, check_per_dataset
 from .messages import SystemPrompts, system_prompt
 from .metadata import task_metadata
 from .metrics import pooled_epochs
-from .presets import TaskGeneration, reasoning_flag, task_generation
+from .presets import PRESET_CHOICES, TaskGeneration, reasoning_flag, task_generation
 from .thinking import generate_with_thinking
 
 VERSION = 2
@@ -74,8 +74,8 @@ SHARED_DOCS: dict[str, str] = {
     "data_dir": "data root (else ``BEDISCOVER_DATA_DIR``, else the download cache, filled from the pinned commit).",
     "reasoning": "the paper's \"w/ reasoning\" setting: Table 7's preset of that column and the thinking switched on "
     "(true/false, also on/off, 1/0).",
-    "presets": "generation preset (:data:`bediscover_inspect.presets.PRESET_CHOICES`): ``auto`` (default) picks the "
-    "Table 7 row from the model's name, a family name forces one, ``none`` sends none "
+    "presets": f"generation preset, one of {', '.join(f'``{c}``' for c in PRESET_CHOICES)}: ``auto`` (default) picks "
+    "the Table 7 row from the model's name, a family name forces one, ``none`` sends none "
     "(:mod:`bediscover_inspect.presets`).",
     "per_dataset": "only the first N samples of each dataset (file order; after ``subset``): a quick run that sees "
     "every dataset, where ``--limit N`` takes the first N of the whole task. ``None`` (default): all.",
