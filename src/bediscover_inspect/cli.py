@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
+from bediscover_inspect.run.calls import bound_calls
 from bediscover_inspect.run.entry import (
     EXIT_INTERRUPTED,
     RESUME_HINT,
@@ -43,7 +44,7 @@ from bediscover_inspect.run.entry import (
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
-from bediscover_inspect.run.options import client_model_args, eval_set_options, whole_number
+from bediscover_inspect.run.options import cap_error_counts, client_model_args, eval_set_options, whole_number
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
@@ -126,8 +127,9 @@ def build_tasks(
 
     ``task_args`` apply to every task, except keys ``<task>.<arg>`` (e.g. ``sentence_ordering.dataset``), which
     apply to that task only. The seed goes into the task's generate config (merged over the task's own Table 7 preset), so each eval's
-    log records it (``plan.config.seed``) and ``eval_set`` tells the evals apart; ``reasoning`` and ``subset``
-    are task arguments, next to any ``-T`` ones.
+    log records it (``plan.config.seed``) and ``eval_set`` tells the evals apart, and into the task's metadata
+    (the eval's ``metadata.seed``, in the ``metadata`` column of Inspect's ``evals_df``); ``reasoning`` and
+    ``subset`` are task arguments, next to any ``-T`` ones.
 
     The tasks are built before the eval starts, so no model is active yet: with ``model`` given, a task whose
     ``presets`` is ``auto`` (the default) gets ``presets=<family>`` read from ``model`` and ``reasoning_effort``
@@ -187,6 +189,7 @@ def build_tasks(
                         except TASK_ERRORS as exc:
                             raise TaskArgumentError(task_error_message(name, given, exc)) from exc
                         task.config = task.config.merge(GenerateConfig(seed=int(seed)))
+                        task.metadata = {**(task.metadata or {}), "seed": int(seed)}
                         tasks.append(task)
     return tasks
 
@@ -307,6 +310,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from ._inspect_compat import PrerequisiteError
 
+    repeated = sorted({seed for seed in args.seeds if args.seeds.count(seed) > 1})
+    if repeated:
+        raise UsageError(f"--seeds: {', '.join(map(str, repeated))} given more than once; give each seed once")
     task_args = parse_kv(args.task_arg, "-T")
     model_args = client_model_args(args.model, parse_kv(args.model_arg, "-M"))
     modes = reasoning_modes(args.reasoning)
@@ -316,6 +322,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         [whole] = build_tasks([name], [0], [False], **options, warn=False)
         return sample_counts(whole)
 
+    if args.parent is not None:  # a --workers process: it stops when its parent ends
+        workers.watch_parent(args.parent)
     pieces = workers.pieces_of(args, modes, sizes_of)
     cells = workers.share(pieces, args.worker)
     model = None
@@ -335,8 +343,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         calls = workers.calls_per_cell(cells, tasks, args.limit)
         with run_guard(
             args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args) if cells else None
-        ):
-            code, line = workers.run_spread(args, cells, model, calls)
+        ) as guard:
+            code, line = workers.run_spread(args, cells, model, calls, guard.lock)
         print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
@@ -351,6 +359,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         generate["batch"] = True if args.batch == "true" else int(args.batch)
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
+        bound_calls(model, args.timeout, watch.rate)
         logs: Sequence[Any] = []
         interrupted = False
         with interrupts_stop_the_eval_set():  # the signal handlers of the eval set
@@ -370,7 +379,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                         display=args.display,
                         score_display=args.score_display,
                         log_realtime=args.log_realtime,
-                        **eval_set_options(args),
+                        **cap_error_counts(tasks, eval_set_options(args), args.limit),
                         **generate,
                     )
             except KeyboardInterrupt:
@@ -384,6 +393,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     raise
                 watch.disk.message = str(exc)
         interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
+        workers.remove_superseded(args.log_dir, {cell[:3] for cell in cells})  # under the lock: no other writer
         if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
             left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})
             interrupted = interrupted or any(log.status == "cancelled" for log in left)

@@ -14,7 +14,9 @@ The model's ``--max-connections`` (else the provider's default) is divided betwe
 model calls each is expected to make (:func:`connection_shares`, :func:`expected_calls`), so the server sees the
 total the user asked for and the workers finish together. Ctrl-C reaches the workers once (each
 runs in its own process group and the first process forwards the signal), each stops as a single run does, and
-the run exits with 130; a second Ctrl-C stops them at once.
+the run exits with 130; a second Ctrl-C stops them at once. Workers stop when the first process ends in any other
+way (SIGKILL included), and hold the log directory's lock until they have; a worker killed by a signal is named in
+the closing line, and the run exits 1 with its evals unfinished.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bediscover_inspect.run.options import whole_number
+from bediscover_inspect.run.options import epochs_of, whole_number
 from bediscover_inspect.split import Cell, Piece
 
 T = TypeVar("T")
@@ -51,7 +53,8 @@ def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int =
     a log that another worker or shard is writing into the same directory at that moment.
 
     Inspect's ``eval_set`` reads every log header in its log directory when it starts and ends; a ``.eval`` file
-    another process is rewriting has no end-of-central-directory record yet (``ValueError: EOCD not found``), and
+    another process is rewriting has no end-of-central-directory record yet (``ValueError: EOCD not found``), one
+    it has just created no header yet (``KeyError: '_journal/start.json'``), and
     one that another eval set replaced after resuming it is gone between the listing and the read
     (``FileNotFoundError``); either way the eval set stops although its own evals finished. Calling it again
     resumes: finished evals are skipped.
@@ -60,7 +63,7 @@ def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int =
     for _ in range(attempts - 1):
         try:
             return eval_set(*args, **kwargs)
-        except (ValueError, EOFError, zipfile.BadZipFile, FileNotFoundError) as exc:
+        except (ValueError, EOFError, KeyError, zipfile.BadZipFile, FileNotFoundError) as exc:
             if not {frame.name for frame in traceback.extract_tb(exc.__traceback__)} & LOG_READERS:
                 raise
             time.sleep(1.0)
@@ -143,8 +146,7 @@ def expected_calls(task: Any, limit: int | None = None) -> int:
     turns for incremental dialogue parsing (sample metadata ``n_turns``), over the first ``limit`` samples (all
     when ``None``), times the task's epochs. Used to weigh the workers' connection shares."""
     samples = list(task.dataset)[:limit] if limit else list(task.dataset)
-    epochs = task.epochs if isinstance(task.epochs, int) else getattr(task.epochs, "epochs", 1)
-    return sum(int((sample.metadata or {}).get("n_turns", 1)) for sample in samples) * max(1, epochs or 1)
+    return sum(int((sample.metadata or {}).get("n_turns", 1)) for sample in samples) * epochs_of(task)
 
 
 def worker_command() -> list[str]:
@@ -192,6 +194,7 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
     run.add_argument("--worker", type=parse_part, default=None, help=argparse.SUPPRESS)
     run.add_argument("--worker-result", default=None, help=argparse.SUPPRESS)
     run.add_argument("--pieces", default=None, help=argparse.SUPPRESS)
+    run.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def pieces_of(args: argparse.Namespace, modes: Sequence[bool], sizes_of: Callable[[str], Any]) -> list[Piece]:
@@ -266,7 +269,11 @@ def merge_and_list(log_dir: str, pieces: Sequence[Piece]) -> list[Any]:
 
 
 def run_spread(
-    args: argparse.Namespace, pieces: Sequence[Piece], model: Any, calls: Sequence[int] | None = None
+    args: argparse.Namespace,
+    pieces: Sequence[Piece],
+    model: Any,
+    calls: Sequence[int] | None = None,
+    lock: int | None = None,
 ) -> tuple[int, str]:
     """Run ``pieces`` (the shard's evals) over ``min(--workers, len(pieces))`` worker processes; exit code and
     closing line. No pieces (a shard beyond the number of evals) is a run with nothing to do: code 0.
@@ -274,8 +281,9 @@ def run_spread(
     The connections shared are ``--max-connections``, else the provider's default for ``model``
     (``model.api.max_connections()``), in proportion to the expected model ``calls`` of each cell
     (:func:`expected_calls`; equal shares without them). The eval set id is fixed before the workers start (Inspect
-    keeps it in the log directory), so the workers' logs share it. The caller then writes the viewer's listings
-    once more (:func:`merge_and_list`).
+    keeps it in the log directory), so the workers' logs share it. The workers inherit ``lock`` (the descriptor
+    of the log directory's lock, :func:`bediscover_inspect.run.lock.log_dir_lock`), so it is held while any of
+    them lives. The caller then writes the viewer's listings once more (:func:`merge_and_list`).
 
     Raises:
         bediscover_inspect.cli.UsageError: fewer connections than workers.
@@ -298,7 +306,8 @@ def run_spread(
     with tempfile.TemporaryDirectory(prefix="bediscover-pieces-") as scratch:
         listed = Path(scratch) / "pieces.json"
         listed.write_text(json.dumps([[t, r, s, list(d)] for t, r, s, d in pieces]), encoding="utf-8")
-        results = run_workers([*args.argv, "--pieces", str(listed)], count, connections, args.display, loads)
+        argv = [*args.argv, "--pieces", str(listed)]
+        results = run_workers(argv, count, connections, args.display, loads, () if lock is None else (lock,))
     return outcome(results, len(pieces), args.log_dir)
 
 
@@ -335,10 +344,52 @@ def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
 
 def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
     """The eval logs (headers) among ``logs`` whose (task, reasoning, seed) is one of ``cells``: what one worker
-    or shard left in a log directory it shares with others."""
+    or shard left in a log directory it shares with others; a log :func:`superseded` by a later one of its eval
+    is left out."""
     from bediscover_inspect.split import cell_of
 
-    return [log for log in logs if cell_of(log) in cells]
+    stale = {id(log) for log in superseded(logs)}
+    return [log for log in logs if cell_of(log) in cells and id(log) not in stale]
+
+
+def superseded(logs: Sequence[Any]) -> list[Any]:
+    """The logs among ``logs`` (headers) that are not the newest of their eval (Inspect's ``task_id``, kept by a
+    resumed eval; the newest by the time its file name starts with): what an earlier, interrupted or killed run
+    left of an eval that a later run resumed. Inspect seeds the resumed eval's log with the earlier one's samples;
+    it removes the earlier logs of the run that called it, but leaves a ``started`` log (a killed process's) and
+    those of other processes in place, since it cannot know that nobody is still writing them."""
+    newest: dict[str, Any] = {}
+    for log in logs:
+        seen = newest.get(log.eval.task_id)
+        if seen is None or _written(log) > _written(seen):
+            newest[log.eval.task_id] = log
+    return [log for log in logs if newest[log.eval.task_id] is not log]
+
+
+def _written(log: Any) -> str:
+    """The start of a log's file name: the time Inspect created it (``2026-12-06T03-51-15-00-00_…``)."""
+    return str(log.location).rsplit("/", 1)[-1]
+
+
+def remove_superseded(log_dir: str, cells: Collection[Cell]) -> None:
+    """Delete the :func:`superseded` logs of ``cells`` in ``log_dir`` whose eval's newest log is not ``started``
+    (a newest log cut short keeps the earlier ones beside it); called by the process that holds the log
+    directory's lock for those evals (:mod:`bediscover_inspect.run.lock`), so no other process is writing them.
+    A log that cannot be deleted stays (the run's table leaves it out all the same)."""
+    from bediscover_inspect.logdir import filesystem
+    from bediscover_inspect.split import cell_of
+
+    fs, _ = filesystem(log_dir)
+    logs = logs_in(log_dir)
+    stale = superseded(logs)
+    newest = [log for log in logs if all(log is not old for old in stale)]
+    cut_short = {log.eval.task_id for log in newest if log.status == "started"}
+    for log in stale:
+        if cell_of(log) in cells and log.eval.task_id not in cut_short:
+            try:
+                fs.rm(str(log.location))
+            except OSError:
+                pass
 
 
 def write_result(path: str | None, logs: Sequence[Any], total: int) -> None:
@@ -357,8 +408,54 @@ def _read_done(path: Path) -> int | None:
         return None
 
 
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option (``<linux/prctl.h>``): the signal a process receives when its parent ends."""
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` for a worker process: on Linux, ``prctl(PR_SET_PDEATHSIG, SIGTERM)``, so the worker is
+    stopped (as by a Ctrl-C: it writes its logs and ends) when the ``bediscover run`` that started it ends in any
+    way, SIGKILL included; a parent already gone by then stops it at once. ``None`` elsewhere (workers then
+    watch their parent themselves: :func:`watch_parent`)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)  # loaded before the fork: the child only calls it
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent ended before the call
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
+
+
+def watch_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker process off Linux: a daemon thread that sends this process SIGTERM once its parent ``parent``
+    (the ``bediscover run`` that started it) has ended, checked every ``every`` seconds (see
+    :func:`die_with_parent`)."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="bediscover-parent-watch", daemon=True).start()
+
+
 def run_workers(
-    argv: Sequence[str], workers: int, connections: int, display: str | None, loads: Sequence[float] | None = None
+    argv: Sequence[str],
+    workers: int,
+    connections: int,
+    display: str | None,
+    loads: Sequence[float] | None = None,
+    keep: Sequence[int] = (),
 ) -> list[tuple[int, int | None]]:
     """Run ``bediscover run`` ``argv`` as ``workers`` processes, the j-th with ``--worker j/workers`` (its
     :func:`share` of the grid) and its :func:`connection_shares` of ``connections`` by ``loads``; wait for all of
@@ -368,7 +465,9 @@ def run_workers(
     last value), and ``--display plain`` unless ``display`` was given (several full-screen displays in one
     terminal overwrite each other). Each runs in its own process group: a Ctrl-C in the terminal reaches this
     process alone, which forwards SIGINT to every worker still running, so each receives each Ctrl-C once (the
-    first stops it as it stops a single run, a second at once). SIGTERM is forwarded the same way.
+    first stops it as it stops a single run, a second at once). SIGTERM is forwarded the same way. A worker
+    whose parent ends in any other way (SIGKILL) is stopped too (:func:`die_with_parent`). The workers inherit the
+    descriptors ``keep`` (the log directory's lock).
 
     Returns:
         Per worker in order: its exit code and the evals it finished (``None`` when it left no count: killed, or
@@ -396,7 +495,10 @@ def run_workers(
             for j, (limit, path) in enumerate(zip(limits, paths, strict=True), start=1):
                 command = [*worker_command(), *argv, "--workers", "1", "--worker", f"{j}/{workers}"]
                 command += ["--max-connections", str(limit), "--worker-result", str(path), *extra_display]
-                procs.append(subprocess.Popen(command, start_new_session=True))
+                command += ["--parent", str(os.getpid())]
+                procs.append(
+                    subprocess.Popen(command, start_new_session=True, pass_fds=keep, preexec_fn=die_with_parent())
+                )
             codes = [proc.wait() for proc in procs]
         finally:
             for sig, handler in previous.items():
@@ -407,17 +509,28 @@ def run_workers(
 def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str) -> tuple[int, str]:
     """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
 
-    The code is 130 (:data:`~bediscover_inspect.cli.EXIT_INTERRUPTED`) when any worker was interrupted, else the
-    largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
+    The code is 130 (:data:`~bediscover_inspect.cli.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
+    when a worker was killed by a signal (the line names it and the signal), else the largest worker code (0 when
+    every worker finished its evals); every unfinished run gets the resume hint.
     """
     from bediscover_inspect.cli import EXIT_INTERRUPTED, RESUME_HINT
 
     codes = [code for code, _ in results]
+    killed = [(j, -code) for j, code in enumerate(codes, start=1) if code < 0]
     done = sum(count or 0 for _, count in results)
-    code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else max(codes, default=0)
+    code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else 1 if killed else max(codes, default=0)
     line = f"bediscover run: {done}/{evals} evals complete in {log_dir} ({len(results)} workers)"
+    for j, signum in killed:
+        line += f"; worker {j}/{len(results)} was killed by {_signal_name(signum)}"
     if code == EXIT_INTERRUPTED:
         return code, f"{line}; interrupted ({RESUME_HINT})"
     if code or done < evals:
         return code or 1, f"{line}; {evals - done} unfinished ({RESUME_HINT})"
     return 0, line
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"

@@ -379,3 +379,84 @@ def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tm
         sorted(f"{d}_{i:04d}" for d in ("tbd", "tdd-man", "tot-arithmetic") for i in range(4))
     ]
     pd.testing.assert_frame_equal(_report_cells(log_dir, tmp_path / "report"), one_process)
+
+
+def _wait_for(counter: Path, n: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 300
+    while _generations(counter) < n and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+
+
+def test_sigkill_of_the_parent_stops_its_workers_and_the_lock_holds_until_they_end(tmp_path):
+    """SIGKILL of the process that started the workers: each worker stops within seconds (it does not run on as
+    an orphan), the log directory stays locked while one lives, and the re-run asks each sample once."""
+    import psutil
+
+    from bediscover_inspect.run.lock import LogDirInUse, log_dir_lock
+
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(str(log_dir), first, 1.0, "--workers", "2")
+    _wait_for(first, 2, proc)
+    kids = psutil.Process(proc.pid).children()
+    assert len(kids) == 2
+    kids[0].suspend()  # a worker still alive when its parent dies (it stops once it runs again)
+    proc.kill()
+    proc.wait(timeout=60)  # its output pipe stays open while a worker lives
+    with pytest.raises(LogDirInUse, match=rf"in use by the --workers processes of process {proc.pid} on "):
+        with log_dir_lock(str(log_dir)):
+            pass
+    kids[0].resume()
+    gone, alive = psutil.wait_procs(kids, timeout=30)
+    assert not alive, [p.cmdline() for p in alive]
+    proc.communicate(timeout=60)
+    asked = _generations(first)
+    assert asked < 16  # the workers stopped with the parent: they did not run the evals to their end
+    time.sleep(2)
+    assert _generations(first) == asked
+
+    output = _finish(_run(str(log_dir), second, 0.0, "--workers", "2"))
+    assert f"bediscover run: 4/4 evals complete in {log_dir} (2 workers)" in output
+    assert asked + _generations(second) <= 16 + 4  # at most the samples in flight at the kill are asked again
+    scored = _scored(str(log_dir))
+    assert len(scored) == 16 and set(scored.values()) == {1}
+
+
+def test_a_killed_worker_is_named_and_its_started_log_is_replaced_on_resume(tmp_path):
+    import psutil
+
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(str(log_dir), first, 0.5, "--workers", "2")
+    _wait_for(first, 4, proc)
+    worker = psutil.Process(proc.pid).children()[1]
+    worker.kill()
+    output = proc.communicate(timeout=300)[0].decode()
+    assert proc.returncode == 1, output[-3000:]
+    last = output.rstrip().splitlines()[-1]
+    assert last.startswith(f"bediscover run: 2/4 evals complete in {log_dir} (2 workers); ")
+    assert "; worker 2/2 was killed by SIGKILL; 2 unfinished (re-run the same command to resume" in last
+    assert "(started)" in output  # the killed worker's evals: unfinished, shown as such
+    statuses = Counter(read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir)))
+    assert statuses == {"success": 2, "started": 2}
+
+    output = _finish(_run(str(log_dir), second, 0.0, "--workers", "2"))
+    assert f"bediscover run: 4/4 evals complete in {log_dir} (2 workers)" in output
+    assert "(started)" not in output
+    statuses = Counter(read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir)))
+    assert statuses == {"success": 4}  # the killed worker's started logs were replaced
+    scored = _scored(str(log_dir))
+    assert len(scored) == 16 and set(scored.values()) == {1}
+
+
+def test_a_killed_single_runs_started_log_is_replaced_on_resume(tmp_path):
+    log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
+    proc = _run(str(log_dir), first, 0.5, "--max-samples", "1", limit=3)
+    _wait_for(first, 3, proc)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert "started" in {read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir))}
+    output = _finish(_run(str(log_dir), second, 0.0, limit=3))
+    assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
+    assert "(started)" not in output
+    statuses = [read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir))]
+    assert statuses == ["success"] * 4

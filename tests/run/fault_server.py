@@ -4,14 +4,16 @@
 
 Every request is numbered from 1; request ``n`` gets the ``--bad`` reply when ``n`` is a multiple of ``--every``
 and ``n <= --first`` (when given), else a valid reply (the text of ``--answer``, usage set). Each request appends
-one JSON line ``{"n", "kind", "prompt"}`` to ``--requests-file`` (``prompt``: a hash of the messages, so a test
+one JSON line ``{"n", "kind", "prompt", "time"}`` to ``--requests-file`` (``prompt``: a hash of the messages, so a test
 can tell whether one sample was asked twice). The process stops by itself after ``--max-requests`` requests or
 ``--max-seconds`` seconds, whichever comes first, so a run that never ends cannot keep it alive.
 
 Bad replies (:data:`KINDS`): ``malformed`` (a JSON body cut short), ``empty_choices`` (``"choices": []``),
 ``non_utf8`` (bytes that are not UTF-8, sent as JSON), ``html200`` (a gateway's HTML error page, status 200),
 ``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``), ``http500``,
-``http400`` (vLLM's "maximum context length" error, as a server says a prompt is too long).
+``http400`` (vLLM's "maximum context length" error, as a server says a prompt is too long), ``http429`` (a rate
+limit with ``Retry-After: <--retry-after>``), ``cut`` (a reply whose body stops half-way: the connection is closed
+before the chunked body ends).
 """
 
 from __future__ import annotations
@@ -26,7 +28,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-KINDS = ("ok", "malformed", "empty_choices", "non_utf8", "html200", "no_usage", "slow", "http500", "http400")
+KINDS = (
+    "ok",
+    "malformed",
+    "empty_choices",
+    "non_utf8",
+    "html200",
+    "no_usage",
+    "slow",
+    "http500",
+    "http400",
+    "http429",
+    "cut",
+)
 
 CONTEXT_LENGTH_ERROR = {
     "object": "error",
@@ -55,7 +69,7 @@ def _reply(body: dict[str, Any], n: int, text: str, usage: bool) -> dict[str, An
 def create_app(args: argparse.Namespace) -> Any:
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
+    from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
     count = {"n": 0}
@@ -68,7 +82,7 @@ def create_app(args: argparse.Namespace) -> Any:
         kind = args.bad if bad else "ok"
         prompt = hashlib.sha1(json.dumps(body.get("messages"), sort_keys=True).encode()).hexdigest()[:12]
         with open(args.requests_file, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"n": n, "kind": kind, "prompt": prompt}) + "\n")
+            fh.write(json.dumps({"n": n, "kind": kind, "prompt": prompt, "time": time.time()}) + "\n")
         if n >= args.max_requests:
             asyncio.get_running_loop().call_later(0.5, os._exit, 0)
         if kind == "malformed":
@@ -83,6 +97,16 @@ def create_app(args: argparse.Namespace) -> Any:
             return Response("<html><body><h1>502 Bad Gateway</h1></body></html>", media_type="text/html")
         if kind == "http400":
             return JSONResponse(CONTEXT_LENGTH_ERROR, status_code=400)
+        if kind == "http429":
+            headers = {"Retry-After": args.retry_after}
+            return JSONResponse({"error": {"message": "rate limited"}}, status_code=429, headers=headers)
+        if kind == "cut":
+
+            async def half_a_reply() -> Any:
+                yield b'{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"index": 0, '
+                raise ConnectionAbortedError("the fault server cuts this reply")
+
+            return StreamingResponse(half_a_reply(), media_type="application/json")
         if kind == "http500":
             return JSONResponse({"error": {"message": "internal error"}}, status_code=500)
         if kind == "slow":
@@ -109,6 +133,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=None)
     parser.add_argument("--answer", default="Exclusionary")
     parser.add_argument("--slow-seconds", type=float, default=30.0)
+    parser.add_argument("--retry-after", default="120", help="the Retry-After header of http429")
     parser.add_argument("--max-requests", type=int, default=200)
     parser.add_argument("--max-seconds", type=float, default=120.0)
     parser.add_argument("--port-file", type=Path, required=True)

@@ -94,14 +94,18 @@ def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_w
 
 
 def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_path):
-    # the server answers after 60 s; an attempt is abandoned after 2 s and retried once, then the sample errs
+    # the server answers after 60 s; an attempt is abandoned after 2 s and retried once, then the sample errs;
+    # every sample of the eval in error fails it, though the count 5 is above its 4 samples
     server = fault_server("--bad", "slow", "--slow-seconds", "60")
     result = run_against(
         server,
         tmp_path / "logs",
         *("--attempt-timeout", "2", "--max-retries", "1", "--retry-on-error", "0", "--fail-on-error", "5"),
+        *("--retry-attempts", "0"),
     )
-    assert result.code == 0, result.text
+    assert result.code == 1, result.text
+    assert result.statuses == ["error"]
+    assert result.ours()[-1].startswith(f"bediscover run: 0/1 evals complete in {tmp_path / 'logs'}; 1 unfinished")
     assert "Traceback" not in result.text
     assert_each_sample_once(result)
     assert len(result.errors) == 4

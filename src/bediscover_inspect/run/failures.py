@@ -35,6 +35,8 @@ ERROR_GLOSS = {
     "IndexError": "an empty list where a value was expected, e.g. a reply with no choices",
     "OpenAIResponseError": "the server's reply is not a chat completion (an HTML page?), on every retry",
     "AttemptTimeoutError": "no reply within --attempt-timeout, on every retry",
+    "CallTimeout": "no reply within --timeout, over all the call's attempts",
+    "RetryAfterTooLong": "the server asked to wait (HTTP 429 Retry-After) longer than was left of --timeout",
     "APITimeoutError": "no reply within the client's timeout, on every retry",
     "APIConnectionError": "the server could not be reached, on every retry",
     "InternalServerError": "the server answered HTTP 5xx on every retry",

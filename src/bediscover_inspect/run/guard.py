@@ -9,6 +9,7 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from .calls import RateLimitStop
     from .down import ServerDownWatch
     from .failures import DiskFullWatch
 
@@ -25,21 +26,26 @@ class RunRefused(Exception):
 
 def lock_of(args: Any) -> str | None:
     """The lock file a ``bediscover run`` with these arguments holds: :data:`LOCK_NAME`, one per shard for
-    ``--shard I/N`` (the shards of one run share the directory), none in a ``--workers`` worker process (its
+    ``--shard I/N`` with N > 1 (the shards of one run share the directory; ``1/1`` is the whole run), none in a ``--workers`` worker process (its
     parent holds the lock)."""
     if getattr(args, "worker", None) is not None:
         return None
     shard = getattr(args, "shard", None)
-    if shard is None:
+    if shard is None or shard.count == 1:  # --shard 1/1 is the whole job
         return LOCK_NAME
     return LOCK_NAME.replace(".lock", f"-shard-{str(shard).replace('/', '-of-')}.lock")
 
 
 class RunWatches(NamedTuple):
-    """What watches a running eval set (:func:`run_guard`): a full disk, a model server gone down."""
+    """What watches a running eval set (:func:`run_guard`): a full disk, a model server gone down, a server's
+    ``Retry-After`` beyond ``--timeout``."""
 
     disk: DiskFullWatch
     server: ServerDownWatch
+    rate: RateLimitStop
+    lock: int | None = None
+    """The descriptor of the log directory's lock file (``None`` when not locked): ``--workers`` processes
+    inherit it, so the lock outlives a killed parent until its workers end."""
 
 
 def check_server(model: str, base_url: str | None, model_args: dict[str, Any]) -> None:
@@ -72,19 +78,20 @@ def run_guard(
     Raises:
         RunRefused: the log directory cannot be created, or another process holds it.
     """
+    from .calls import RateLimitStop
     from .down import watch_server_down
     from .failures import digest_sample_errors, watch_disk_full
     from .lock import LogDirUnusable, log_dir_lock
 
     with ExitStack() as stack:
         try:
-            if lock is not None:
-                stack.enter_context(log_dir_lock(log_dir, lock))
+            fd = stack.enter_context(log_dir_lock(log_dir, lock)) if lock is not None else None
         except LogDirUnusable as exc:
             raise RunRefused(str(exc)) from None
         disk = stack.enter_context(watch_disk_full())
         stack.enter_context(digest_sample_errors())
-        yield RunWatches(disk, stack.enter_context(watch_server_down(model, base_url, model_args)))
+        server = stack.enter_context(watch_server_down(model, base_url, model_args))
+        yield RunWatches(disk, server, RateLimitStop(), fd)
 
 
 def closing_lines(
@@ -92,8 +99,8 @@ def closing_lines(
 ) -> tuple[int, list[str]]:
     """Exit code and closing lines of a run: one line per kind of sample error (:func:`.failures.failure_lines`),
     then ``line`` (the run's outcome and resume hint); a run stopped by a full disk or by its model server
-    gone down exits 1 with :func:`.failures.disk_full_line` or :meth:`.down.ServerDownWatch.closing_line`
-    instead of ``line``."""
+    gone down, or by a ``Retry-After`` beyond ``--timeout``, exits 1 with :func:`.failures.disk_full_line`,
+    :meth:`.down.ServerDownWatch.closing_line` or :meth:`.calls.RateLimitStop.closing_line` instead of ``line``."""
     from .failures import disk_full_line, failure_lines
 
     summary = failure_lines(logs)
@@ -101,4 +108,6 @@ def closing_lines(
         return 1, [*summary, disk_full_line(log_dir)]
     if watches.server.reason is not None:
         return 1, [*summary, watches.server.closing_line()]
+    if watches.rate.reason is not None:
+        return 1, [*summary, watches.rate.closing_line()]
     return code, [*summary, line]

@@ -3,8 +3,10 @@
 Two eval sets writing into one directory each run every sample (twice the cost) and leave two logs per eval.
 :func:`log_dir_lock` holds an exclusive ``flock`` on ``<log dir>/.bediscover-run.lock`` for the whole run; the
 file records the holder's pid, host and command line, so the second run can say who holds it. The operating
-system drops the lock when the holding process ends in any way (kill -9 included), so a killed run never
-leaves the directory locked; the file itself stays and is reused.
+system drops the lock when the holding processes end in any way (kill -9 included), so a killed run never
+leaves the directory locked; the file itself stays and is reused. The ``--workers`` processes of a run inherit
+the lock's descriptor (:func:`bediscover_inspect.workers.run_workers`), so the lock is held until the parent and
+every worker have ended: a worker still stopping after its parent was killed keeps the directory locked.
 
 Remote log directories (``s3://…`` and other fsspec URLs) are not locked: ``flock`` works on local files only.
 """
@@ -36,6 +38,16 @@ def _is_remote(log_dir: str) -> bool:
     return bool(sep) and scheme != "file"
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
 def _holder(fd: int) -> str:
     try:
         os.lseek(fd, 0, os.SEEK_SET)
@@ -45,12 +57,17 @@ def _holder(fd: int) -> str:
     if not info.get("pid"):
         return "another process"
     started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info.get("started", 0)))
-    return f"process {info['pid']} on {info.get('host', '?')} (`{info.get('command', '?')}`, started {started})"
+    holder = f"process {info['pid']} on {info.get('host', '?')} (`{info.get('command', '?')}`, started {started})"
+    if info.get("host") == socket.gethostname() and not _alive(int(info["pid"])):
+        return f"the --workers processes of {holder}, which has ended (they are stopping)"
+    return holder
 
 
 @contextmanager
-def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[None]:
-    """Hold ``log_dir``'s run lock (the file ``name`` in it) for the block (the directory is created if missing).
+def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[int | None]:
+    """Hold ``log_dir``'s run lock (the file ``name`` in it) for the block (the directory is created if missing);
+    yields the lock file's descriptor (``None`` for a remote directory, not locked), which a process started with
+    it inherited holds the lock too.
 
     Raises:
         LogDirInUse: another process holds it; the message names its pid, host, command and start time.
@@ -58,7 +75,7 @@ def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[None]:
             virtual file system).
     """
     if _is_remote(log_dir):
-        yield
+        yield None
         return
     path = os.path.join(log_dir.removeprefix("file://"), name)
     try:
@@ -87,6 +104,6 @@ def log_dir_lock(log_dir: str, name: str = LOCK_NAME) -> Iterator[None]:
             os.pwrite(fd, json.dumps(record).encode("utf-8"), 0)
         except OSError:  # a full disk: the lock holds all the same, only the holder's name is missing
             pass
-        yield
+        yield fd
     finally:
         os.close(fd)  # closing the descriptor releases the lock

@@ -5,22 +5,25 @@ Inspect's own defaults retry a model call without end (no ``max_retries``, no ``
 first sample error, and retry a failed eval 10 times. ``bediscover run`` bounds every level instead
 (:data:`DEFAULTS`), so a run against a dead or broken server ends in minutes with every failure counted:
 
-* a model call: ``--attempt-timeout`` seconds per attempt, ``--max-retries`` retries after the first attempt
-  (Inspect waits about 3, 6, 12, 24, 48 s between them, so a server that refuses every connection fails a call in
-  about 1.5 minutes), ``--timeout`` seconds in all when given;
+* a model call: ``--timeout`` seconds in all, over every attempt and the waits between them (an attempt still
+  running when the time is up is cancelled: :func:`bediscover_inspect.run.calls.bound_calls`); within it,
+  ``--attempt-timeout`` seconds per attempt and ``--max-retries`` retries after the first attempt (Inspect waits
+  about 3, 6, 12, 24, 48 s between them, so a server that refuses every connection fails a call in about 1.5
+  minutes; a server's ``Retry-After`` is waited for instead, and one longer than what is left of ``--timeout``
+  stops the run with one line naming it);
 * a sample: a call that still fails (or a reply that cannot be read: malformed JSON, no choices …) is that sample's
   error; the sample is re-asked ``--retry-on-error`` times before the error stays;
 * an eval: it fails when ``--fail-on-error`` of its samples ended in error (a fraction of its samples below 1, a
-  count from 1 up; Inspect's ``fail_on_error``). It runs to its end all the same (Inspect's ``continue_on_fail``:
-  every sample is tried and counted, and a failing eval prints no traceback); the eval set then re-runs a failed
-  eval's unfinished samples ``--retry-attempts`` times. Samples in error within the budget stay in the log as
+  count from 1 up, at most the eval's samples; Inspect's ``fail_on_error``). It runs to its end all the same
+  (Inspect's ``continue_on_fail``: every sample is tried and counted, and a failing eval prints no traceback); the
+  eval set then re-runs a failed eval's unfinished samples ``--retry-attempts`` times. Samples in error within the budget stay in the log as
   errors, unscored.
 
 So a sample whose every request fails is asked at most ``(1 + max_retries) × (1 + retry_on_error) ×
-(1 + retry_attempts)`` times (24 with the defaults), and the run ends after about that many attempt times plus
-1.5 minutes of back-off per call: samples run in parallel (``--max-connections``), so against a server that
-refuses every request or times out quickly a run ends in minutes; one that accepts requests and never answers
-holds each attempt for ``--attempt-timeout``.
+(1 + retry_attempts)`` times (24 with the defaults) and held at most ``(1 + retry_on_error) × (1 +
+retry_attempts) × timeout`` (2 hours with the defaults, against a server that accepts requests and never
+answers); samples run in parallel (``--max-connections``), so against a server that refuses every request or
+times out quickly a run ends in minutes.
 
 None of these options enters Inspect's task identity, so a resumed run may change them.
 
@@ -35,7 +38,7 @@ attempt timeout cuts the client's retries short).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,9 +49,11 @@ class RunBounds:
 
     Attributes:
         attempt_timeout: seconds one request to the model may take (20 min: a reasoning model generating the
-            paper's largest budget, 32768 tokens, at 30 tokens/s under load needs about 18 min).
+            paper's largest budget, 32768 tokens, at 30 tokens/s under load needs about 18 min); never more than
+            what is left of ``timeout``.
         max_retries: retries of one model call after its first attempt.
-        timeout: seconds one model call may take over all its attempts; ``None``: bounded by the two above.
+        timeout: seconds one model call may take over all its attempts and the waits between them (30 min: one
+            whole attempt, and retries of failures that come quickly).
         retry_on_error: times a sample that ended in error is re-asked.
         fail_on_error: sample errors that fail an eval (a fraction of its samples below 1, a count from 1).
         retry_attempts: times the eval set re-runs a failed eval.
@@ -56,7 +61,7 @@ class RunBounds:
 
     attempt_timeout: int = 1200
     max_retries: int = 5
-    timeout: int | None = None
+    timeout: int = 1800
     retry_on_error: int = 1
     fail_on_error: float = 0.1
     retry_attempts: int = 1
@@ -103,14 +108,16 @@ _OPTIONS: tuple[tuple[str, Callable[[str], Any], str, str], ...] = (
         "--attempt-timeout",
         _seconds,
         "S",
-        "seconds one request to the model may take before it is abandoned and retried (default %(default)s)",
+        "seconds one request to the model may take before it is abandoned and retried, never more than what is "
+        "left of --timeout (default %(default)s)",
     ),
     (
         "--timeout",
         _seconds,
         "S",
-        "seconds one model call may take over all its retries (default: bounded by --attempt-timeout and "
-        "--max-retries)",
+        "seconds one model call may take in all: every attempt, and the waits between them (a server's "
+        "Retry-After included); an attempt still running then is cancelled and the call ends in error "
+        "(default %(default)s)",
     ),
     (
         "--max-retries",
@@ -130,7 +137,8 @@ _OPTIONS: tuple[tuple[str, Callable[[str], Any], str, str], ...] = (
         _budget,
         "BUDGET",
         "an eval fails when this many of its samples ended in error: a fraction of its samples (below 1) or "
-        "a count (1 and up); 0 fails on the first error (default %(default)s)",
+        "a count (1 and up; a count above an eval's samples is its sample count, so an eval whose every sample "
+        "ended in error fails); 0 fails on the first error (default %(default)s)",
     ),
     (
         "--retry-attempts",
@@ -165,6 +173,33 @@ def client_model_args(model: str, model_args: dict[str, Any]) -> dict[str, Any]:
     return model_args
 
 
+def epochs_of(task: Any) -> int:
+    """The epochs of the built Inspect ``task`` (``Task.epochs``: an int, an ``Epochs`` or ``None``), at least 1."""
+    epochs = task.epochs if isinstance(task.epochs, int) else getattr(task.epochs, "epochs", 1)
+    return max(1, epochs or 1)
+
+
+def eval_size(task: Any, limit: int | None) -> int:
+    """Samples an eval of the built Inspect ``task`` runs: its dataset's samples (the first ``limit`` when given)
+    times its epochs (Inspect's denominator of ``fail_on_error``)."""
+    samples = len(task.dataset) if limit is None else min(limit, len(task.dataset))
+    return samples * epochs_of(task)
+
+
+def cap_error_counts(tasks: Sequence[Any], options: dict[str, Any], limit: int | None) -> dict[str, Any]:
+    """``options`` (:func:`eval_set_options`) for ``tasks``: a ``--fail-on-error`` count larger than an eval's
+    samples (:func:`eval_size`) is that eval's size, so an eval whose every sample ended in error fails
+    (Inspect counts ``fail_on_error`` per eval and would pass it). The count goes on each task (``Task.
+    fail_on_error``) and out of ``options``; a fraction, or ``True`` (fail on the first error), stays as it is.
+    """
+    count = options.get("fail_on_error")
+    if type(count) is not int:
+        return options
+    for task in tasks:
+        task.fail_on_error = max(1, min(count, eval_size(task, limit)))
+    return {**options, "fail_on_error": None}
+
+
 def eval_set_options(args: argparse.Namespace) -> dict[str, Any]:
     """The :func:`inspect_ai.eval_set` keyword arguments of the bounds in ``args`` (from :func:`add_arguments`).
 
@@ -174,13 +209,12 @@ def eval_set_options(args: argparse.Namespace) -> dict[str, Any]:
     budget = args.fail_on_error
     fail_on_error: bool | float = True if budget == 0 else (int(budget) if budget >= 1 else budget)
     options: dict[str, Any] = {
-        "attempt_timeout": args.attempt_timeout,
+        "attempt_timeout": min(args.attempt_timeout, args.timeout),
+        "timeout": args.timeout,
         "max_retries": args.max_retries,
         "retry_on_error": args.retry_on_error,
         "fail_on_error": fail_on_error,
         "retry_attempts": args.retry_attempts,
         "continue_on_fail": True,
     }
-    if args.timeout is not None:
-        options["timeout"] = args.timeout
     return options
