@@ -1,13 +1,26 @@
-"""Test configuration: every input from outside the repository comes through two environment variables.
+"""Test configuration: every input from outside the repository is a pinned public file, fetched and verified the
+way the tasks fetch their data (:mod:`bediscover_inspect.data.pinned`), or found under a root given instead.
 
-- ``BEDISCOVER_DATA_DIR``: the data root, the authors' processed files laid out as ``<task>/<dataset>/test_id.json[l]``
-  (``chuyuanli/BeDiscovER`` at the pinned commit, under ``data/``; README "Data").
-- ``BEDISCOVER_REFERENCE_DIR``: the reference material the tests compare with, the paper's text as
-  ``paper/bediscover_paper.txt`` and the upstream reference files under ``data/upstream/`` (Re-BART's metric vectors,
-  DISRPT 2025's label mapping and corpus counts, the authors' per-corpus fractions).
+- The data: ``BEDISCOVER_DATA_DIR`` when set (the authors' processed files laid out as
+  ``<task>/<dataset>/test_id.json[l]``, README "Data"). Unset, the suite uses the files its expectations were written
+  against (the registry's ``mirror_status`` ``exact`` and ``approximate``: 41 of the 49 pinned files), downloaded
+  from ``chuyuanli/BeDiscovER`` at the pinned commit into the user cache when not there yet, checked against their
+  git blob SHA-1, and linked into a temporary data root for the session (``BEDISCOVER_DATA_DIR`` then points at it,
+  for the tasks and the commands the tests start).
+- The reference files (:data:`~bediscover_inspect.data.pinned.REFERENCE_FILES`: DISRPT 2025's label mapping):
+  under ``BEDISCOVER_REFERENCE_DIR`` when set (the layout of ``data/upstream/`` there), else fetched the same way
+  into the user cache's ``reference/`` folder.
+- The paper's text, ``paper/bediscover_paper.txt`` under ``BEDISCOVER_REFERENCE_DIR``: a plain-text transcription
+  of the paper (arXiv 2511.13095v1). It is not a file anyone publishes, so it has no address and checksum to fetch
+  by; the tests that compare the code with it (prompts, Table 1 counts, the transcribed result tables) carry the
+  marker ``paper`` and need that setting. Without it, selecting one of them stops the session with one line;
+  ``make test`` then runs ``-m "not paper"`` and says so. The other references are either values computed by hand
+  or values computed with a pinned upstream script, written into the test that uses them (each test names its
+  source).
 
-``make test`` sets both from a data mirror beside the repository when one exists. When either is unset or not a
-directory, pytest stops before collecting with one line naming it and what it must hold; no test is skipped.
+A file that cannot be fetched, or whose bytes are not the pinned ones, stops pytest before collecting with one
+line per file naming it, the address and what to do; no test is skipped. ``BEDISCOVER_FETCH_BASE_URL`` replaces
+the download host (the fetch tests' loopback server, a local copy of the pinned repositories).
 Every log a test writes goes to a temporary directory (``INSPECT_LOG_DIR`` points at one for the session).
 """
 
@@ -20,22 +33,31 @@ from pathlib import Path
 
 import pytest
 
+from bediscover_inspect.data import REGISTRY, cache_dir
+from bediscover_inspect.data.pinned import REFERENCE_FILES, data_files, ensure, reference_cache_dir
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 DATA_SETTING = "BEDISCOVER_DATA_DIR"
 REFERENCE_SETTING = "BEDISCOVER_REFERENCE_DIR"
-_WHAT = {
-    DATA_SETTING: "the data root: the authors' processed files (<task>/<dataset>/test_id.json[l]) of "
-    "github.com/chuyuanli/BeDiscovER at commit f99bd2a3585ddf28ea880568747fbb3281de6e77, directory data/",
-    REFERENCE_SETTING: "the reference material: paper/bediscover_paper.txt (the paper's text) and data/upstream/ "
-    "(Re-BART metric vectors, DISRPT 2025 mapping and counts, the per-corpus fraction map) from the project's "
-    "data mirror",
-}
 
-DATA_ROOT = Path(os.environ.get(DATA_SETTING) or "/nonexistent/BEDISCOVER_DATA_DIR").resolve()
-REFERENCE_ROOT = Path(os.environ.get(REFERENCE_SETTING) or "/nonexistent/BEDISCOVER_REFERENCE_DIR").resolve()
+TEST_DATA_FILES = [f for f in data_files() if REGISTRY[f.path].mirror_status in ("exact", "approximate")]
+"""The data files the suite's expectations were written against (absent corpora and datasets included)."""
+
+_GIVEN_DATA = os.environ.get(DATA_SETTING)
+_GIVEN_REFERENCE = os.environ.get(REFERENCE_SETTING)
+DATA_ROOT = (
+    Path(_GIVEN_DATA).resolve() if _GIVEN_DATA else Path(tempfile.mkdtemp(prefix="bediscover-test-data-")).resolve()
+)
+REFERENCE_ROOT = Path(_GIVEN_REFERENCE).resolve() if _GIVEN_REFERENCE else reference_cache_dir()
 UPSTREAM_ROOT = REFERENCE_ROOT / "data" / "upstream"
 PAPER_TEXT = REFERENCE_ROOT / "paper" / "bediscover_paper.txt"
+
+
+def paper_text_path() -> Path:
+    """:data:`PAPER_TEXT` (a function, so a test can point it elsewhere)."""
+    return PAPER_TEXT
+
 
 # logs of evals that name no log directory go to a temporary directory, never into the user's logs/
 LOG_DIR = tempfile.mkdtemp(prefix="bediscover-test-logs-")
@@ -48,20 +70,58 @@ seed_tiktoken_cache()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Stop with one line when an outside input is missing: which setting, what it must hold, where to get it."""
-    for setting, path in ((DATA_SETTING, DATA_ROOT), (REFERENCE_SETTING, REFERENCE_ROOT)):
-        if not os.environ.get(setting):
-            raise pytest.UsageError(f"the tests need {setting}, {_WHAT[setting]}")
-        if not path.is_dir():
-            raise pytest.UsageError(f"{setting}={os.environ[setting]} is not a directory; it must be {_WHAT[setting]}")
-    for path in (UPSTREAM_ROOT, PAPER_TEXT):
-        if not path.exists():
-            raise pytest.UsageError(f"{REFERENCE_SETTING}: {path} is missing; it must be {_WHAT[REFERENCE_SETTING]}")
+    """Find or fetch the data and the reference files; stop with one line per problem (what, where, what to do)."""
+    problems = []
+    for setting, given in ((DATA_SETTING, _GIVEN_DATA), (REFERENCE_SETTING, _GIVEN_REFERENCE)):
+        if given and not Path(given).is_dir():
+            problems.append(f"{setting}={given} is not a directory")
+    if _GIVEN_REFERENCE:
+        problems += [
+            f"{REFERENCE_SETTING}: {REFERENCE_ROOT / f.path} is missing ({f.what}, {f.url}; "
+            f"`bediscover fetch --reference --to DIR` fetches it)"
+            for f in REFERENCE_FILES
+            if not (REFERENCE_ROOT / f.path).is_file()
+        ]
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
+    outcomes = [] if _GIVEN_REFERENCE else ensure(REFERENCE_FILES, REFERENCE_ROOT)
+    if not _GIVEN_DATA:
+        outcomes += ensure(TEST_DATA_FILES, cache_dir())
+    failed = [o for o in outcomes if not o.ok]
+    if failed:
+        raise pytest.UsageError(
+            "\n".join(
+                [
+                    f"the tests could not fetch {len(failed)} pinned file(s) (or set {DATA_SETTING} / {REFERENCE_SETTING})"
+                ]
+                + [o.line() for o in failed]
+            )
+        )
+    if not _GIVEN_DATA:
+        for outcome in outcomes[len(outcomes) - len(TEST_DATA_FILES) :]:
+            link = DATA_ROOT / outcome.file.path
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(outcome.target)
+        os.environ[DATA_SETTING] = str(DATA_ROOT)
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Stop when a selected test needs the paper's text and there is none: one line, with the two ways out."""
+    needing = [item for item in items if item.get_closest_marker("paper")]
+    if needing and not paper_text_path().is_file():
+        raise pytest.UsageError(
+            f"{len(needing)} selected tests compare with the paper's text, which is not a public file: set "
+            f"{REFERENCE_SETTING} to a directory holding paper/bediscover_paper.txt, or leave them out with "
+            f"-m 'not paper' (first: {needing[0].nodeid})"
+        )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the session's log directory."""
+    """Remove the session's log directory and, when the suite made one, its data root of links."""
     shutil.rmtree(LOG_DIR, ignore_errors=True)
+    if not _GIVEN_DATA:
+        shutil.rmtree(DATA_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -72,5 +132,5 @@ def data_root() -> Path:
 
 @pytest.fixture(scope="session")
 def upstream_root() -> Path:
-    """``data/upstream`` under ``BEDISCOVER_REFERENCE_DIR`` (SOURCE.md files, reference vectors)."""
+    """``data/upstream`` under the reference root (:data:`REFERENCE_FILES` lie under it)."""
     return UPSTREAM_ROOT

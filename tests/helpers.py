@@ -1,4 +1,4 @@
-"""Offline model doubles for tests: scripted mockllm outputs with usage set, and a gold-answer solver.
+"""Offline doubles for tests: scripted mockllm outputs with usage set, a gold-answer solver, a loopback file host.
 
 Plain ``mockllm/model`` counts tokens with tiktoken's o200k_base, which needs a download unless the cache
 is seeded; giving every output a :class:`ModelUsage` avoids that path entirely.
@@ -6,9 +6,12 @@ is seeded; giving every output a :class:`ModelUsage` avoids that path entirely.
 
 from __future__ import annotations
 
+import http.server
 import logging
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, cast
 
 from inspect_ai import Task
@@ -82,3 +85,25 @@ def model_input(task: Task, sample: Sample) -> list[ChatMessage]:
         raise AssertionError("the system prompt solver does not generate")
 
     return asyncio.run(first(state, generate)).messages
+
+
+@contextmanager
+def serving(directory: Path) -> Iterator[tuple[str, list[str]]]:
+    """A loopback HTTP server for ``directory``: its base URL and the list of paths asked for."""
+    asked: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(directory), **kwargs)
+
+        def log_message(self, *args):  # keep test output quiet
+            asked.append(self.path)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import PAPER_TEXT, REPO_ROOT
+from tests.helpers import serving
 
 README = REPO_ROOT / "README.md"
 BIN = Path(sys.executable).parent
@@ -36,6 +37,7 @@ BLOCK_MARKERS = {
     "bediscover run --model vllm/Qwen/Qwen3-8B": "test_whole_suite_block",
     "bediscover compare --baseline logs/base": "test_regression_block",
     "--workers 4": "test_workers_and_shards_block",
+    "bediscover fetch --to data/": "test_fetch_ahead_block",
 }
 """A text each fenced block of the README contains -> the test that runs that block."""
 
@@ -137,12 +139,14 @@ def test_set_up_block(tmp_path):
 
     header = read_eval_log(str(log), header_only=True)
     assert (header.status, header.eval.model, header.results.completed_samples) == ("success", "gguf/smollm2-135m", 1)
+    # the paper-text checks run when BEDISCOVER_REFERENCE_DIR holds the paper's text, else both targets leave them out
+    paper = PAPER_TEXT.is_file() and bool(os.environ.get("BEDISCOVER_REFERENCE_DIR"))
     for target, skip, last in (
-        ("test", "install", "pytest -q -n auto"),
-        ("check", f"{venv}/.installed", "pytest -q -n auto -m 'not slow'"),
+        ("test", "install", "pytest -q -n auto" if paper else "pytest -q -n auto -m 'not paper'"),
+        ("check", f"{venv}/.installed", "pytest -q -n auto -m 'not slow" + ("'" if paper else " and not paper'")),
     ):
         dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o {skip} {target} VENV={venv}", tmp_path).stdout
-        commands = [line.split(" ", 1) for line in dry.splitlines() if line.strip()]
+        commands = [line.split(" ", 1) for line in dry.splitlines() if line.strip() and not line.startswith("echo ")]
         assert [" ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) for words in commands] == [
             "ruff check src tests evals benchmarks scripts",
             "ruff format --check src tests evals benchmarks scripts",
@@ -237,3 +241,25 @@ def test_workers_and_shards_block(clone, served):
     shard = logs_in(clone / "store" / "q17-full")
     assert 1 <= len(shard) < 30  # one eighth of the 30 evals (5 tasks x 3 seeds x 2 modes), rounded
     assert (clone / "reports" / "q17-full" / "cells.csv").is_file()
+
+
+def test_fetch_ahead_block(clone, data_root, upstream_root):
+    """``bediscover fetch`` into a data root and a reference root, from a loopback host holding the pinned files
+    (``BEDISCOVER_FETCH_BASE_URL``); the data line limited to the Task (1) files (``--tasks discourse_markers``)."""
+    from bediscover_inspect.data.pinned import REFERENCE_FILES, data_files
+
+    host = clone.parent / "host"
+    files = [*data_files(["discourse_markers"]), *REFERENCE_FILES]
+    for file in files:
+        link = host / file.repository / file.commit / file.source
+        link.parent.mkdir(parents=True, exist_ok=True)
+        root = upstream_root.parents[1] if file in REFERENCE_FILES else data_root
+        link.symlink_to(root / file.path)
+    block = block_with("bediscover fetch --to data/").replace("--to data/", "--to data/ --tasks discourse_markers")
+    with serving(host) as (base, asked):
+        proc = run_block(block, clone, BEDISCOVER_FETCH_BASE_URL=base)
+    assert len(asked) == 3
+    assert proc.stdout.count("fetched   ") == 3
+    assert "2 of 2 files in place under data (2 fetched)" in proc.stdout
+    assert (clone / "data" / "dm" / "just" / "test_id.json").is_file()
+    assert (clone / "ref" / REFERENCE_FILES[0].path).is_file()

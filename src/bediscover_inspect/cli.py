@@ -552,6 +552,14 @@ def build_parser() -> argparse.ArgumentParser:
     rescore_parser = sub.add_parser("rescore", help="re-score existing logs with the current scorers")
     rescore.add_arguments(rescore_parser)
     rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))
+
+    from bediscover_inspect.data import pinned
+
+    fetch_parser = sub.add_parser(
+        "fetch", help="download and verify every pinned data file ahead of time (for machines without a network)"
+    )
+    pinned.add_arguments(fetch_parser)
+    fetch_parser.set_defaults(func=_guarded(pinned.run_command, ValueError))
     return parser
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ from bediscover_inspect.data import (
     resolve_data_file,
     subset_size,
 )
-from tests.helpers import assert_sha1_warning
+from tests.helpers import assert_sha1_warning, serving
 
 
 def test_git_blob_sha1_matches_git():
@@ -107,6 +105,7 @@ def cache_only(monkeypatch, tmp_path):
     """No data root: files come from the download cache in tmp_path."""
     monkeypatch.delenv("BEDISCOVER_DATA_DIR", raising=False)
     monkeypatch.delenv("BEDISCOVER_OFFLINE", raising=False)
+    monkeypatch.delenv("BEDISCOVER_FETCH_BASE_URL", raising=False)
     monkeypatch.setenv("BEDISCOVER_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache" / data.PINNED_COMMIT
 
@@ -153,32 +152,15 @@ def test_offline_flag_skips_download(cache_only, monkeypatch):
         resolve_data_file("so/nsf/test_id.jsonl", fetch=lambda url: pytest.fail("must not fetch"))
 
 
-def test_download_from_loopback_server(tmp_path, data_root):
+def test_download_from_loopback_server(tmp_path, data_root, monkeypatch):
     """The real urllib transport against a local HTTP server laid out like the repository."""
     served = tmp_path / "served" / "chuyuanli" / "BeDiscovER" / data.PINNED_COMMIT / "data" / "dm" / "just"
     served.mkdir(parents=True)
     (served / "test_id.json").write_bytes((data_root / "dm" / "just" / "test_id.json").read_bytes())
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(tmp_path / "served"), **kwargs)
-
-        def log_message(self, *args):  # keep test output quiet
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-
-        def fetch(url: str) -> bytes:
-            local_url = url.replace("https://raw.githubusercontent.com/", base)
-            return data.default_fetch(local_url, timeout=10)
-
-        target = download_file(REGISTRY["dm/just/test_id.json"], tmp_path / "cache", fetch)
-    finally:
-        server.shutdown()
+    with serving(tmp_path / "served") as (base, asked):
+        monkeypatch.setenv("BEDISCOVER_FETCH_BASE_URL", base)
+        target = download_file(REGISTRY["dm/just/test_id.json"], tmp_path / "cache")
+    assert asked == [f"/chuyuanli/BeDiscovER/{data.PINNED_COMMIT}/data/dm/just/test_id.json"]
     assert git_blob_sha1(target.read_bytes()) == "7c573e2081f9ad851265e26f543ae51a0c4e3341"
     assert len(json.loads(target.read_text())) == 239
 

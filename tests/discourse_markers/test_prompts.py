@@ -43,11 +43,13 @@ def table8() -> dict[tuple[str, str], list[str]]:
     return dict(zip(TABLE8_ORDER, blocks, strict=True))
 
 
+@pytest.mark.paper
 def test_system_prompts_are_table8(table8):
     assert prompts.JUST_SYSTEM_PROMPT == table8[("system", "just")][0]
     assert prompts.OTHERWISE_SYSTEM_PROMPT == table8[("system", "otherwise")][0]
 
 
+@pytest.mark.paper
 @pytest.mark.parametrize("family", ["just", "otherwise"])
 @pytest.mark.parametrize("style", prompts.PROMPT_STYLES)
 def test_user_templates_are_table8_paragraphs(table8, family, style):
@@ -74,6 +76,7 @@ RENDERED_TEXT = {
 FAMILY = {"just-manual_000": "just", "just-subtitle_100": "just", "otherwise_000": "otherwise"}
 
 
+@pytest.mark.paper
 @pytest.mark.parametrize("style", prompts.PROMPT_STYLES)
 @pytest.mark.parametrize("sample_id", sorted(RENDERED_TEXT))
 def test_rendered_messages_of_one_record_per_dataset_and_style(table8, style, sample_id):

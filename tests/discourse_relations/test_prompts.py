@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
-from bediscover_inspect.discourse_relations.dataset import record_to_sample
+import pytest
+
+from bediscover_inspect.discourse_relations.dataset import CORPORA, record_to_sample
 from bediscover_inspect.discourse_relations.prompts import (
     DIRECTION_TEXT,
     LABELS,
@@ -31,6 +32,7 @@ def _paper_block() -> tuple[list[str], list[str]]:
     return lines(system), lines(user)
 
 
+@pytest.mark.paper
 def test_system_prompt_is_table_10_verbatim():
     paper_system, _ = _paper_block()
     ours = [line for line in SYSTEM_PROMPT.splitlines() if line.strip()]
@@ -38,6 +40,7 @@ def test_system_prompt_is_table_10_verbatim():
     assert len(ours) == 13  # preamble, 3 headers, goal, 7 guidelines, label line
 
 
+@pytest.mark.paper
 def test_user_prompt_is_table_10_verbatim_except_the_stray_quote():
     _, paper_user = _paper_block()
     # The paper's last line ends with a stray '"' (closing quote of a code string literal); it is not sent.
@@ -63,10 +66,16 @@ def test_labels_are_the_17_of_the_system_prompt_and_of_the_official_mapping(upst
     assert sorted(set(mapping.values())) == sorted(LABELS)
 
 
-def test_language_names_match_counts_tsv(upstream_root):
-    with (upstream_root / "disrpt25" / "counts.tsv").open(encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert {row["lang"]: row["language"] for row in rows} == LANGUAGE_NAMES
+@pytest.mark.paper
+def test_language_names_are_table_27s():
+    """The codes are the corpora's; the names are Table 27's caption, which lists them in the codes' order."""
+    text = PAPER_TEXT.read_text(encoding="utf-8")
+    caption = text[text.index("Table 27:") :].split("\n", 1)[0]
+    names = caption[caption.index("(left to right): ") + len("(left to right): ") :].rstrip(".").split(", ")
+    names[-1] = names[-1].removeprefix("and ")
+    codes = sorted({corpus.split(".")[0] for corpus in CORPORA})
+    assert list(LANGUAGE_NAMES) == codes and len(codes) == 16
+    assert [LANGUAGE_NAMES[code] for code in codes] == names
 
 
 def test_direction_and_context_rules():

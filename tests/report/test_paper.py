@@ -50,6 +50,7 @@ CELLS = [
 ]
 
 
+@pytest.mark.paper
 @pytest.mark.parametrize("table,dataset,variant,model,reasoning,metric,index,mean,std", CELLS)
 def test_cell_matches_paper_text(table, dataset, variant, model, reasoning, metric, index, mean, std):
     df = load_paper_results()

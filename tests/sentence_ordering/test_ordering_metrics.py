@@ -1,9 +1,15 @@
-"""Re-BART reference vectors (the upstream ``_reference_metrics``) reproduced exactly, per document and by the
-scorer's corpus metrics; the metrics against hand-computed values."""
+"""The sentence-ordering metrics against Re-BART's scorer, per document and as the scorer's corpus metrics, and
+against hand-computed values.
+
+The Re-BART values below were computed by running Re-BART's own scorer unmodified (``fabrahman/ReBART`` at commit
+``095882abf0236f51c5ea6627b82ddea66fac9ce6``, ``eval/evaluation.py``, git blob ``8ae0e1aa``, MIT licence; its
+unused ``nltk`` and ``tqdm`` imports stubbed) on the cases of :data:`CASES`: per case its ``kendall_tau``, ``lcs`` and
+``rouge_s`` functions (PMR and correct positions as ``evaluate`` counts them), and over all cases ``evaluate`` on
+them written in its input format (``{"gold": "<S0> <S1> … <eos>", "predictions": ["<S1> <S0> …"]}`` per line),
+whose printed six-decimal lines are :data:`REBART_CORPUS`. No copy of the script is kept in the repository."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
@@ -17,44 +23,62 @@ from bediscover_inspect.sentence_ordering.scorer import document_scores
 
 acc, kendall_tau, lcs, lumr, pmr, skip = (METRICS[n] for n in ("acc", "kendall_tau", "lcs", "lumr", "pmr", "skip"))
 
+CASES: list[tuple[str, list[int], list[int], tuple[int, int, int, float, float]]] = [
+    # name, gold, answer, Re-BART (PMR, correct positions, LCS, Kendall's tau, ROUGE-S)
+    ("identical_4", [0, 1, 2, 3], [0, 1, 2, 3], (1, 4, 4, 1.0, 1.0)),
+    ("reversed_6", [0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], (0, 0, 1, -1.0, 0.0)),
+    ("last_pair_swapped_4", [0, 1, 2, 3], [0, 1, 3, 2], (0, 2, 3, 2 / 3, 5 / 6)),
+    ("rotated_right_5", [0, 1, 2, 3, 4], [4, 0, 1, 2, 3], (0, 0, 4, 0.2, 0.6)),
+    ("last_missing_6", [0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4], (0, 5, 5, 1.0, 2 / 3)),
+    ("middle_missing_5", [0, 1, 2, 3, 4], [0, 1, 3, 4], (0, 2, 4, 1.0, 0.6)),
+    ("duplicate_id_5", [0, 1, 2, 3, 4], [0, 2, 2, 3, 4], (0, 4, 4, 0.9486832980505138, 0.6)),
+    ("id_outside_gold_4", [0, 1, 2, 3], [0, 1, 7, 3], (0, 3, 3, 0.5477225575051662, 0.5)),
+    ("extra_id_4", [0, 1, 2, 3], [0, 1, 2, 3, 4], (0, 4, 4, 0.31622776601683794, 1.0)),
+    ("single_right", [0], [0], (1, 1, 1, 1.0, 1.0)),
+    ("single_wrong", [0], [1], (0, 0, 0, 0.0, 0.0)),  # Re-BART's tau is NaN here; evaluate counts it as 0
+    ("pair_swapped", [0, 1], [1, 0], (0, 0, 1, -1.0, 0.0)),
+    ("shuffled_gold_one_swap", [2, 0, 3, 1], [2, 0, 1, 3], (0, 2, 3, 2 / 3, 5 / 6)),
+    ("shuffled_gold_identity_answer", [3, 1, 0, 2], [0, 1, 2, 3], (0, 1, 2, -1 / 3, 1 / 3)),
+    ("pairs_swapped_8", [0, 1, 2, 3, 4, 5, 6, 7], [1, 0, 3, 2, 5, 4, 7, 6], (0, 0, 4, 0.7142857142857142, 6 / 7)),
+    ("short_reversed_prefix_6", [0, 1, 2, 3, 4, 5], [5, 4, 3], (0, 0, 1, -1.0, 0.0)),
+]
+EMPTY_ANSWER = ("empty_answer_3", [0, 1, 2], [])
+"""Re-BART's ``evaluate`` counts an empty answer in N and S and adds nothing for it ("not processed")."""
 
-@pytest.fixture(scope="module")
-def vectors(upstream_root):
-    path = upstream_root / "sentence_ordering" / "_reference_metrics" / "rebart_metric_test_vectors.json"
-    return json.loads(path.read_text())
+REBART_CORPUS = {"Accuracy": 0.388889, "PMR": 0.117647, "Kendall's Tau": 0.278054, "LCS": 0.611111, "Rouge-S": 0.519048}
+"""``evaluate`` over :data:`CASES` and :data:`EMPTY_ANSWER` (17 documents, 72 gold sentences), as it prints them."""
 
 
-def test_per_instance_vectors(vectors):
-    checked = 0
-    for case in vectors["per_instance"]:
-        expected = case["rebart"]
-        if not isinstance(expected, dict):  # the empty prediction, handled in the corpus test
-            continue
-        gold, pred = case["gold"], case["pred"]
-        assert om.perfect_match(gold, pred) == expected["pmr"], case["name"]
-        assert om.correct_positions(gold, pred) == expected["acc_correct_positions"], case["name"]
-        assert om.longest_common_subsequence(gold, pred) == expected["lcs"], case["name"]
-        assert om.kendall_tau(gold, pred) == pytest.approx(expected["kendall_tau"], abs=1e-6), case["name"]
-        assert om.skip_bigram(gold, pred) == pytest.approx(expected["rouge_s"], abs=1e-6), case["name"]
-        checked += 1
-    assert checked == 18
+@pytest.mark.parametrize(("name", "gold", "pred", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_per_document_values_are_rebarts(name, gold, pred, expected):
+    expected_pmr, expected_positions, expected_lcs, expected_tau, expected_rouge_s = expected
+    assert om.perfect_match(gold, pred) == expected_pmr
+    assert om.correct_positions(gold, pred) == expected_positions
+    assert om.longest_common_subsequence(gold, pred) == expected_lcs
+    assert om.kendall_tau(gold, pred) == pytest.approx(expected_tau, abs=1e-12)
+    assert om.skip_bigram(gold, pred) == pytest.approx(expected_rouge_s, abs=1e-12)
 
 
-def test_corpus_aggregate(vectors):
-    """Micro Acc / LCS and mean PMR / τ / ROUGE-S over the 19 cases, the empty prediction counted as zeros."""
-    cases = vectors["per_instance"]
-    n_sentences = sum(len(c["gold"]) for c in cases)
-    acc = sum(om.correct_positions(c["gold"], c["pred"]) for c in cases) / n_sentences
-    lcs = sum(om.longest_common_subsequence(c["gold"], c["pred"]) for c in cases) / n_sentences
-    pmr = sum(om.perfect_match(c["gold"], c["pred"]) for c in cases) / len(cases)
-    tau = sum(om.kendall_tau(c["gold"], c["pred"]) for c in cases) / len(cases)
-    skip = sum(om.skip_bigram(c["gold"], c["pred"]) for c in cases) / len(cases)
-    expected = vectors["aggregate_over_all_cases_as_one_corpus"]
-    assert acc == pytest.approx(expected["Accuracy"], abs=1e-6)
-    assert lcs == pytest.approx(expected["LCS"], abs=1e-6)
-    assert pmr == pytest.approx(expected["PMR"], abs=1e-6)
-    assert tau == pytest.approx(expected["Kendall's Tau"], abs=1e-6)
-    assert skip == pytest.approx(expected["Rouge-S"], abs=1e-6)
+def _all_cases() -> list[tuple[list[int], list[int]]]:
+    return [(gold, pred) for _, gold, pred, _ in CASES] + [(EMPTY_ANSWER[1], EMPTY_ANSWER[2])]
+
+
+def test_corpus_aggregate():
+    """Micro Acc / LCS and mean PMR / τ / ROUGE-S over the 17 cases, the empty answer counted as zeros."""
+    cases = _all_cases()
+    n_sentences = sum(len(gold) for gold, _ in cases)
+    assert (len(cases), n_sentences) == (17, 72)
+    assert sum(om.correct_positions(g, p) for g, p in cases) / n_sentences == pytest.approx(
+        REBART_CORPUS["Accuracy"], abs=5e-7
+    )
+    assert sum(om.longest_common_subsequence(g, p) for g, p in cases) / n_sentences == pytest.approx(
+        REBART_CORPUS["LCS"], abs=5e-7
+    )
+    assert sum(om.perfect_match(g, p) for g, p in cases) / len(cases) == pytest.approx(REBART_CORPUS["PMR"], abs=5e-7)
+    assert sum(om.kendall_tau(g, p) for g, p in cases) / len(cases) == pytest.approx(
+        REBART_CORPUS["Kendall's Tau"], abs=5e-7
+    )
+    assert sum(om.skip_bigram(g, p) for g, p in cases) / len(cases) == pytest.approx(REBART_CORPUS["Rouge-S"], abs=5e-7)
 
 
 def test_document_scores_by_hand():
@@ -79,16 +103,14 @@ def _document(gold, pred, dataset="d", sample_id=None):
     return SampleScore(score=Score(value=value), sample_id=sample_id, sample_metadata={"dataset": dataset})
 
 
-def test_corpus_metrics_reproduce_rebart(vectors):
-    """The scorer's metrics over the 19 cases as SampleScores give Re-BART's corpus numbers."""
-    cases = vectors["per_instance"]
-    scores = [_document(c["gold"], c["pred"], sample_id=c["name"]) for c in cases]
-    expected = vectors["aggregate_over_all_cases_as_one_corpus"]
-    assert acc(stat="value")(scores) == pytest.approx(expected["Accuracy"], abs=1e-6)
-    assert lcs(stat="value")(scores) == pytest.approx(expected["LCS"], abs=1e-6)
-    assert pmr(stat="value")(scores) == pytest.approx(expected["PMR"], abs=1e-6)
-    assert kendall_tau(stat="value")(scores) == pytest.approx(expected["Kendall's Tau"], abs=1e-6)
-    assert skip(stat="value")(scores) == pytest.approx(expected["Rouge-S"], abs=1e-6)
+def test_corpus_metrics_reproduce_rebart():
+    """The scorer's metrics over the 17 cases as SampleScores give Re-BART's corpus numbers."""
+    scores = [_document(gold, pred, sample_id=i) for i, (gold, pred) in enumerate(_all_cases())]
+    assert acc(stat="value")(scores) == pytest.approx(REBART_CORPUS["Accuracy"], abs=5e-7)
+    assert lcs(stat="value")(scores) == pytest.approx(REBART_CORPUS["LCS"], abs=5e-7)
+    assert pmr(stat="value")(scores) == pytest.approx(REBART_CORPUS["PMR"], abs=5e-7)
+    assert kendall_tau(stat="value")(scores) == pytest.approx(REBART_CORPUS["Kendall's Tau"], abs=5e-7)
+    assert skip(stat="value")(scores) == pytest.approx(REBART_CORPUS["Rouge-S"], abs=5e-7)
 
 
 def test_micro_acc_and_lcs_by_hand():

@@ -109,6 +109,7 @@ def _paper_prompt_lines() -> list[str]:
     return [line.strip() for line in section.splitlines() if line.strip()]
 
 
+@pytest.mark.paper
 def test_system_prompts_are_the_papers_words():
     lines = _paper_prompt_lines()
     relation = next(line for line in lines if line.startswith("A conversation") and "temporal relation" in line)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.conftest import PAPER_TEXT
+
+pytestmark = pytest.mark.paper
 
 _CELL = re.compile(r"\$([0-9.]+)_\{[0-9.]+\}\$|([0-9]+)|-")
 

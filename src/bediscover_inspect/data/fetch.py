@@ -1,6 +1,10 @@
 """Finding a benchmark file: the data root (task parameter ``data_dir``, else ``BEDISCOVER_DATA_DIR``), else the
 user cache, filled by downloading the file from the pinned commit, written atomically and checked against its git
 blob SHA-1. A file whose SHA-1 differs from the pinned one loads with a logged warning and says so in its provenance.
+
+:func:`fetch_pinned` is the one download path for every pinned file (the benchmark's data and the tests' reference
+material, :mod:`.reference`): a public file at a fixed commit, checked against its git blob SHA-1 before it is
+written, atomically, into place.
 """
 
 from __future__ import annotations
@@ -21,12 +25,37 @@ from .registry import PINNED_COMMIT, PINNED_REPOSITORY, DataFile, data_file_info
 
 logger = logging.getLogger(__name__)
 
-DOWNLOAD_URL_TEMPLATE = "https://raw.githubusercontent.com/{repository}/{commit}/data/{path}"
+RAW_BASE_URL = "https://raw.githubusercontent.com"
+"""Where pinned files come from: GitHub's raw file host, ``<base>/<owner>/<name>/<commit>/<path>``."""
+
+DOWNLOAD_URL_TEMPLATE = RAW_BASE_URL + "/{repository}/{commit}/data/{path}"
 """Where a real user's copy of a file comes from: the repository's ``data/<path>`` at the pinned commit."""
 
 ENV_DATA_DIR = "BEDISCOVER_DATA_DIR"
 ENV_CACHE_DIR = "BEDISCOVER_CACHE_DIR"
 ENV_OFFLINE = "BEDISCOVER_OFFLINE"
+ENV_BASE_URL = "BEDISCOVER_FETCH_BASE_URL"
+"""Another host laid out like :data:`RAW_BASE_URL` (``<base>/<owner>/<name>/<commit>/<path>``): a local copy of
+the pinned repositories, or the tests' loopback server. The SHA-1 check is the same."""
+
+
+class PinnedFileError(OSError):
+    """A pinned file could not be fetched (transport failure) or its bytes are not the pinned ones.
+
+    ``str()`` is one line naming the URL and what went wrong; :attr:`reason` is the part after the URL.
+    """
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"{url}: {reason}")
+        self.url = url
+        self.reason = reason
+
+
+def pinned_url(repository: str, commit: str, path: str) -> str:
+    """URL of ``path`` in ``repository`` (``owner/name``) at ``commit``: :data:`RAW_BASE_URL`, or the base in
+    ``BEDISCOVER_FETCH_BASE_URL`` when set."""
+    base = os.environ.get(ENV_BASE_URL) or RAW_BASE_URL
+    return f"{base.rstrip('/')}/{repository}/{commit}/{path}"
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -37,14 +66,19 @@ def git_blob_sha1(data: bytes) -> str:
     return digest.hexdigest()
 
 
-def cache_dir() -> Path:
-    """User cache for downloaded files: ``$BEDISCOVER_CACHE_DIR`` or the platform cache dir, per commit."""
+def cache_root() -> Path:
+    """User cache of every downloaded file: ``$BEDISCOVER_CACHE_DIR`` or the platform cache dir."""
     explicit = os.environ.get(ENV_CACHE_DIR)
     if explicit:
-        return Path(explicit).expanduser() / PINNED_COMMIT
+        return Path(explicit).expanduser()
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("bediscover-inspect")) / PINNED_COMMIT
+    return Path(user_cache_dir("bediscover-inspect"))
+
+
+def cache_dir() -> Path:
+    """The data's download cache: :func:`cache_root` / the pinned commit, laid out like the data root."""
+    return cache_root() / PINNED_COMMIT
 
 
 @dataclass(frozen=True)
@@ -88,11 +122,42 @@ def default_fetch(url: str, timeout: float = 60.0) -> bytes:
         return response.read()
 
 
-def download_file(info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None) -> Path:
-    """Download ``info`` from the pinned commit into ``dest_root/info.path`` atomically, checking its SHA-1.
+def fetch_pinned(url: str, sha1: str, target: Path, fetch: Callable[[str], bytes] | None = None) -> Path:
+    """Download ``url`` to ``target`` atomically, only if its bytes have the git blob SHA-1 ``sha1``.
 
-    The bytes go to a temporary file in the destination directory, are checked against ``info.sha1``, and
-    only then renamed into place, so an interrupted or corrupt download never leaves a partial file.
+    The bytes are checked first, then written to a temporary file beside ``target`` and renamed into place, so an
+    interrupted or corrupt download never leaves a partial or wrong file.
+
+    Args:
+        url: the pinned address (:func:`pinned_url`).
+        sha1: expected git blob SHA-1 (what ``git hash-object FILE`` prints), 40 hex digits.
+        target: where the file lands; parent directories are created.
+        fetch: ``url -> bytes`` transport (default :func:`default_fetch`); tests pass a fake.
+
+    Raises:
+        PinnedFileError: the transport failed (network, HTTP status, timeout) or the bytes have another SHA-1.
+    """
+    try:
+        data = (fetch or default_fetch)(url)
+    except Exception as ex:  # any transport failure becomes the one clear error
+        raise PinnedFileError(url, f"download failed: {ex}") from ex
+    actual = git_blob_sha1(data)
+    if actual != sha1:
+        raise PinnedFileError(url, f"downloaded bytes have SHA-1 {actual}, expected {sha1}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".download-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def download_file(info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None) -> Path:
+    """Download ``info`` from the pinned commit into ``dest_root/info.path`` (:func:`fetch_pinned`).
 
     Args:
         info: registry entry of the file.
@@ -104,25 +169,12 @@ def download_file(info: DataFile, dest_root: Path, fetch: Callable[[str], bytes]
     """
     if info.sha1 is None:
         raise _missing_message(info, str(dest_root), "not distributed by the authors")
-    url = DOWNLOAD_URL_TEMPLATE.format(repository=PINNED_REPOSITORY, commit=PINNED_COMMIT, path=info.path)
+    url = pinned_url(PINNED_REPOSITORY, PINNED_COMMIT, f"data/{info.path}")
     try:
-        data = (fetch or default_fetch)(url)
-    except Exception as ex:  # any transport failure becomes the one clear error
-        raise _missing_message(info, str(dest_root), f"download from {url} failed: {ex}") from ex
-    actual = git_blob_sha1(data)
-    if actual != info.sha1:
-        raise _missing_message(info, str(dest_root), f"downloaded bytes have SHA-1 {actual}, expected {info.sha1}")
-    target = dest_root / info.path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".download-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+        return fetch_pinned(url, info.sha1, dest_root / info.path, fetch)
+    except PinnedFileError as ex:
+        reason = ex.reason if ex.__cause__ is None else f"download from {url} failed: {ex.__cause__}"
+        raise _missing_message(info, str(dest_root), reason) from ex
 
 
 def resolve_data_file(

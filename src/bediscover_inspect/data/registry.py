@@ -18,6 +18,16 @@ PINNED_COMMIT = "f99bd2a3585ddf28ea880568747fbb3281de6e77"
 """The commit every file below is pinned to (the data manifest)."""
 
 
+TASK_FOLDERS: dict[str, str] = {
+    "dm": "discourse_markers",
+    "tr": "temporal_reasoning",
+    "dr": "discourse_relations",
+    "so": "sentence_ordering",
+    "ddp": "dialogue_parsing",
+}
+"""Data-root folder of each task -> the task's name (``bediscover_inspect.tasks.TASK_NAMES``)."""
+
+
 @dataclass(frozen=True)
 class DataFile:
     """One pinned file of the authors' release.

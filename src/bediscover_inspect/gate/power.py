@@ -9,17 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bediscover_inspect.data.registry import TASK_FOLDERS
 from bediscover_inspect.gate import paired_stats as ps
 from bediscover_inspect.measures import CATALOG, SCORERS
-
-TASK_FOLDERS = {
-    "dm": "discourse_markers",
-    "tr": "temporal_reasoning",
-    "dr": "discourse_relations",
-    "so": "sentence_ordering",
-    "ddp": "dialogue_parsing",
-}
-"""Data-root folder of each task (:mod:`bediscover_inspect.data.registry`)."""
 
 DIALOGUES = {"stac": 109, "molweni": 500, "msdc": 101}
 """Dialogues (the samples of dialogue parsing) in each dataset's file (authors' release; the record counts of the
