@@ -125,7 +125,13 @@ def test_fetch_command_failures_exit_1(host, tmp_path, capsys):
     captured = capsys.readouterr()
     errors = captured.err.splitlines()
     assert len(errors) == 4 and errors[-1] == "3 file(s) failed: see the lines above"
-    assert all("HTTP Error 404: File not found" in line for line in errors[:3])
+    assert all(
+        line.endswith(
+            "download failed: HTTP Error 404: File not found (dataset 'tbd-ee'); the host answered but does not "
+            "serve this file: check the host (BEDISCOVER_FETCH_BASE_URL)".replace("tbd-ee", line.split("/")[1])
+        )
+        for line in errors[:3]
+    )
     assert [line.split(":")[0] for line in errors[:3]] == [
         "failed    tr/tbd-ee/test_id.json",
         "failed    tr/tdd-man/test_id.json",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import urllib.error
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,6 +152,8 @@ def ensure(files: Iterable[PinnedFile], root: Path, fetch: Callable[[str], bytes
 def _remedy(error: PinnedFileError) -> str:
     if error.__cause__ is None:  # the bytes arrived but are not the pinned ones
         return "the host served other bytes than the pinned commit holds: check the host (BEDISCOVER_FETCH_BASE_URL)"
+    if isinstance(error.__cause__, urllib.error.HTTPError):
+        return "the host answered but does not serve this file: check the host (BEDISCOVER_FETCH_BASE_URL)"
     return (
         "check the network (or BEDISCOVER_FETCH_BASE_URL), or fetch on a machine with one "
         "(bediscover fetch --to DIR) and point the setting at DIR"
