@@ -8,13 +8,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .lock import LOCK_NAME, LogDirUnusable, log_dir_lock
+
 if TYPE_CHECKING:
     from .calls import RateLimitStop
     from .down import ServerDownWatch
     from .failures import DiskFullWatch
-
-LOCK_NAME = ".bediscover-run.lock"
-"""The lock file inside the log directory (:func:`.lock.log_dir_lock`)."""
 
 
 class RunRefused(Exception):
@@ -81,7 +80,6 @@ def run_guard(
     from .calls import RateLimitStop
     from .down import watch_server_down
     from .failures import digest_sample_errors, watch_disk_full
-    from .lock import LogDirUnusable, log_dir_lock
 
     with ExitStack() as stack:
         try:

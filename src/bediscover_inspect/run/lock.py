@@ -22,7 +22,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .guard import LOCK_NAME
+LOCK_NAME = ".bediscover-run.lock"
+"""The lock file inside the log directory (:func:`log_dir_lock`)."""
 
 
 class LogDirUnusable(Exception):
