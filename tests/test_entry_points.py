@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bediscover_inspect.metrics import measures_by_group
@@ -19,6 +20,7 @@ def run_inspect(args: list[str], data_root, tmp_path) -> subprocess.CompletedPro
     )
 
 
+@pytest.mark.slow
 def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
     proc = run_inspect(
         [
@@ -47,6 +49,7 @@ def test_registered_task_runs_with_plain_mockllm(data_root, tmp_path):
     assert measures_by_group(log)["invalid"]["all"] == 1.0
 
 
+@pytest.mark.slow
 def test_list_tasks_in_evals(data_root, tmp_path):
     proc = run_inspect(["list", "tasks", "evals"], data_root, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -120,6 +120,7 @@ def test_every_block_is_run():
     assert len(blocks) == len(BLOCK_MARKERS)
 
 
+@pytest.mark.slow
 def test_set_up_block(tmp_path):
     """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install``: the venv is not rebuilt),
     which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
@@ -155,6 +156,7 @@ def test_set_up_block(tmp_path):
         ]
 
 
+@pytest.mark.slow
 def test_running_real_models_block(clone, served, tmp_path):
     """The four ``inspect eval`` lines: a local GGUF in-process (the embedded file named as the README's Qwen3
     file, so Qwen3's presets apply), vLLM through ``VLLM_BASE_URL``, OpenAI through ``OPENAI_BASE_URL`` and an
@@ -191,6 +193,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_embedded_model_server_block(clone, tmp_path):
     """llama-cpp-python's server on the embedded GGUF (its path from ``python -m bediscover_inspect.models.gguf``),
     then one discourse-markers sample through ``openai-api/local/smollm2`` with ``LOCAL_API_KEY``, then the server
@@ -210,6 +213,7 @@ def test_embedded_model_server_block(clone, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_whole_suite_block(clone, served):
     """``bediscover run`` over all five tasks, seeds 0 1 42 and both reasoning modes against the loopback server as
     vLLM, then ``bediscover report`` on its logs: 30 evals of one sample each, and the report's files."""
@@ -220,6 +224,7 @@ def test_whole_suite_block(clone, served):
     assert (clone / "reports" / "qwen3-8b" / "cells.csv").is_file()
 
 
+@pytest.mark.slow
 def test_regression_block(clone, served):
     """Two ``bediscover run`` (five tasks, seed 0, reasoning off) against the loopback server as vLLM, answering
     both models alike, then ``bediscover compare``: exit 0, nothing regressed, a markdown file."""
@@ -229,6 +234,7 @@ def test_regression_block(clone, served):
     assert "regressed" in (clone / "compare.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_workers_and_shards_block(clone, served):
     """``--workers 4`` (15 evals of one sample over four worker processes) and one shard of eight (``--shard 1/8``)
     then ``bediscover report``, against the loopback server as vLLM. The object store of the README

@@ -144,6 +144,7 @@ def test_ideal_wall_takes_the_longest_chain(bench_modules, monkeypatch):
     assert chained["per_slot_s"] == 2.75 and chained["ideal_s"] == chained["longest_chain_s"] == 10.0
 
 
+@pytest.mark.slow
 def test_run_all_quick(tmp_path):
     """``run_all.py --quick``: data loading, the overhead rounds on dialogue parsing (multi-call replay) and the
     served benchmark on sentence ordering with the whole-suite runs (live scores off and on) and the report; every

@@ -58,6 +58,7 @@ def test_report_missing_log_dir_is_one_line_exit_2(tmp_path, capsys):
     assert "unknown task(s) summarisation" in _one_line_error(capsys, "report")
 
 
+@pytest.mark.slow
 def test_report_missing_log_dir_console_script_has_no_traceback(tmp_path):
     proc = subprocess.run(
         [
@@ -145,6 +146,7 @@ def test_run_options_given_as_task_arguments_or_for_unknown_tasks_are_refused(tm
         assert f"expected a whole number >= 1, got '{limit}'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_second_ctrl_c_leaves_at_once(tmp_path):
     """Two SIGINTs in quick succession: the process is gone within seconds, exit 130, the resume hint said."""
     log_dir, counter = tmp_path / "logs", tmp_path / "first.txt"
@@ -243,6 +245,7 @@ def _generations(counter: Path) -> int:
     return len(counter.read_text().splitlines()) if counter.exists() else 0
 
 
+@pytest.mark.slow
 def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
     proc = _run(log_dir, first, delay=0.4)
@@ -283,6 +286,7 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     assert "| 0 1 | 4/4 |" in (out / "sentence_ordering.md").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path, signum):
     """SIGINT (or SIGTERM, as a scheduler sends) part-way through 2 tasks × 2 seeds: exit 130 (not 0), the resume
@@ -370,6 +374,7 @@ def test_a_missing_gguf_file_is_one_line_exit_2(tmp_path, capsys):
     assert not (tmp_path / "logs").exists()
 
 
+@pytest.mark.slow
 def test_inspect_eval_with_a_missing_gguf_file_prints_the_message_without_a_traceback(tmp_path):
     missing = tmp_path / "missing.gguf"
     proc = subprocess.run(

@@ -74,6 +74,7 @@ def test_evals_df_tells_the_seeds_apart(logs):
     assert sorted(df["seed"]) == [0, 1]
 
 
+@pytest.mark.slow
 def test_the_run_prints_the_table_and_no_metric_dump(tmp_path):
     """``bediscover run`` in the plain display: Inspect's panel per eval keeps its stats but lists no metric, and the
     run ends with the table (header, one row, closing line)."""

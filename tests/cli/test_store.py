@@ -56,6 +56,7 @@ def _cells(report_cells: pd.DataFrame) -> pd.DataFrame:
     return report_cells.sort_values(list(report_cells.columns[:8])).reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, monkeypatch):
     remote, local = f"{store}/shards", str(tmp_path / "local")
     shards = [_run(remote, tmp_path / f"calls{i}.txt", "--shard", f"{i}/2") for i in (1, 2)]

@@ -74,6 +74,7 @@ def tiny_root(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("display", DISPLAYS)
 def test_data_errors_are_one_line_on_stderr_in_every_display_mode(display, tiny_root):
     line = the_one_error_line(
@@ -90,6 +91,7 @@ def test_data_errors_are_one_line_on_stderr_in_every_display_mode(display, tiny_
     ), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("display", ["none", "full"])
 def test_unknown_name_and_bad_value_are_one_line(display, data_root):
     line = the_one_error_line(inspect_eval("evals/discourse_markers.py", display, "prompts=def", data_root=data_root))
@@ -104,6 +106,7 @@ def test_unknown_name_and_bad_value_are_one_line(display, data_root):
     )
 
 
+@pytest.mark.slow
 def test_registered_task_rejects_an_unknown_name(data_root):
     line = the_one_error_line(
         inspect_eval("bediscover_inspect/discourse_markers", "plain", "prompts=def", data_root=data_root)

@@ -145,6 +145,7 @@ def _scored(log_dir: str) -> Counter[tuple[str, int, str]]:
     return scored
 
 
+@pytest.mark.slow
 def test_workers_run_every_eval_once_into_one_log_dir_with_the_connections_divided(tmp_path):
     log_dir = tmp_path / "logs"
     proc = _run(str(log_dir), tmp_path / "calls.txt", 0.0, "--workers", "2", "--max-connections", "3", limit=2)
@@ -172,6 +173,7 @@ def test_workers_run_every_eval_once_into_one_log_dir_with_the_connections_divid
     assert sorted(task["task_id"] for task in eval_set["tasks"]) == sorted(h.eval.task_id for h in headers)
 
 
+@pytest.mark.slow
 def test_ctrl_c_with_workers_exits_130_and_another_worker_count_resumes(tmp_path):
     """SIGINT to the run (as a terminal's Ctrl-C: the first process only) part-way through: every worker stops,
     exit 130 with the resume hint; re-running with 3 workers instead of 2 finishes every eval, each sample scored
@@ -212,6 +214,7 @@ def test_live_sample_buffer_is_off_unless_asked_for(tmp_path, flags, expected):
     assert len(log.samples or []) == 2 and all(sample.scores for sample in log.samples or [])
 
 
+@pytest.mark.slow
 def test_workers_of_a_run_started_with_python_m_start_the_same_way(tmp_path):
     log_dir = tmp_path / "logs"
     cmd = [sys.executable, "-m", "bediscover_inspect.cli", "run", "--model", "mockllm/model", "--workers", "2"]
@@ -332,6 +335,7 @@ def one_process(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     return cells
 
 
+@pytest.mark.slow
 def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tmp_path, one_process):
     log_dir, calls = tmp_path / "logs", tmp_path / "calls.txt"
     output = _finish(_temporal(log_dir, calls, 0.0, "--workers", "3"))
@@ -349,6 +353,7 @@ def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tm
     assert f"bediscover run: 3/3 evals complete in {log_dir}" in output and _generations(calls) == 12
 
 
+@pytest.mark.slow
 def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tmp_path, one_process):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
     proc = _temporal(log_dir, first, 0.4, "--workers", "2", "--max-samples", "1")

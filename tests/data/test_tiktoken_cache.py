@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO_ROOT
 
 
@@ -18,6 +20,7 @@ def _python(code: str, tmpdir: Path, cache_home: Path, **extra: str) -> subproce
     )
 
 
+@pytest.mark.slow
 def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
     first_tmp, fresh_tmp, cache_home = tmp_path / "tmp1", tmp_path / "tmp2", tmp_path / "cache"
     first_tmp.mkdir(), fresh_tmp.mkdir()
@@ -41,6 +44,7 @@ def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
     assert loaded.stdout.strip() == "[24912, 2375]"  # o200k_base token ids of "hello world"
 
 
+@pytest.mark.slow
 def test_a_users_cache_variable_wins(tmp_path):
     own = tmp_path / "own"
     proc = _python(
@@ -61,6 +65,7 @@ def test_a_users_cache_variable_wins(tmp_path):
     assert proc.stdout.split() == ["False", str(own)], proc.stderr
 
 
+@pytest.mark.slow
 def test_importing_the_package_sets_no_variable_and_an_eval_does(tmp_path):
     """Only Inspect's entry point (loaded at the start of every eval) points tiktoken at the package's cache."""
     code = (

@@ -55,6 +55,7 @@ def _run(tmp_path: Path, good: int, log_dir: Path, monkeypatch) -> Path:
     return log_dir
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore")
 def test_a_run_whose_server_broke_mid_run_is_incomplete(tmp_path, monkeypatch):
     clean = _run(tmp_path, 10**6, tmp_path / "clean", monkeypatch)

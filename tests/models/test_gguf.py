@@ -290,6 +290,7 @@ def test_tokenizer_counts_tokens_offline(smollm2):
     assert asyncio.run(smollm2.api.count_text_tokens("hello world")) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.gguf
 def test_shell_eval_exits_cleanly(tmp_path):
     inspect = Path(sys.executable).parent / "inspect"

@@ -91,6 +91,7 @@ def _request_body(sample) -> dict:
     return json.loads(text)
 
 
+@pytest.mark.slow
 @pytest.mark.gguf
 @pytest.mark.parametrize("model", ["openai-api/llamacpp/smollm2-135m", "llama-cpp-python/smollm2-135m"])
 def test_tiny_task_through_llama_cpp_server(llama_server, model, tmp_path, monkeypatch):

@@ -40,6 +40,7 @@ def run_script(deliver: bool, break_import: bool) -> subprocess.CompletedProcess
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("break_import", [False, True])
 def test_a_ctrl_c_absorbed_during_start_up_ends_the_command_with_its_line(break_import):
     proc = run_script(deliver=True, break_import=break_import)
@@ -50,6 +51,7 @@ def test_a_ctrl_c_absorbed_during_start_up_ends_the_command_with_its_line(break_
     )
 
 
+@pytest.mark.slow
 def test_an_import_error_without_a_ctrl_c_is_not_called_an_interrupt():
     proc = run_script(deliver=False, break_import=True)
     assert proc.returncode == 1
@@ -83,6 +85,7 @@ print("not stopped")
 """
 
 
+@pytest.mark.slow
 def test_an_eval_set_stuck_after_ctrl_c_is_left_after_the_grace_period():
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", STUCK], capture_output=True, text=True, timeout=120)

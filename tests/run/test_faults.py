@@ -27,6 +27,7 @@ def assert_each_sample_once(result, n: int = 4) -> None:
     assert set(result.samples.values()) == {1}, result.samples
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("kind", "error_type"),
     [("malformed", "JSONDecodeError"), ("empty_choices", "IndexError"), ("non_utf8", "UnicodeDecodeError")],
@@ -50,6 +51,7 @@ def test_a_bad_reply_is_that_samples_counted_error(fault_server, tmp_path, kind,
     assert result.ours()[-1] == f"bediscover run: 1/1 evals complete in {tmp_path / 'logs'}"
 
 
+@pytest.mark.slow
 def test_a_broken_gateway_ends_the_run_over_budget_with_the_resume_hint(fault_server, tmp_path):
     # an HTML page with status 200 for every request: each call is retried once (--max-retries 1), each sample
     # re-asked once (--retry-on-error 1), the eval fails over its budget and is not re-run (--retry-attempts 0)
@@ -74,6 +76,7 @@ def test_a_broken_gateway_ends_the_run_over_budget_with_the_resume_hint(fault_se
     )
 
 
+@pytest.mark.slow
 def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_words(fault_server, tmp_path):
     # every request answered HTTP 400 "maximum context length": 4 samples x 2 attempts, each a sample error that
     # Inspect shows with the whole request; the console shows the first, in one line, the log keeps all
@@ -93,6 +96,7 @@ def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_w
     ), result.ours()
 
 
+@pytest.mark.slow
 def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_path):
     # the server answers after 60 s; an attempt is abandoned after 2 s and retried once, then the sample errs;
     # every sample of the eval in error fails it, though the count 5 is above its 4 samples
@@ -117,6 +121,7 @@ def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_
     )
 
 
+@pytest.mark.slow
 def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault_server, tmp_path):
     # the server answers after 30 s, the OpenAI client gives up after 2 s: with Inspect's one retry each sample is
     # asked twice (the client's own retries would make it six), then ends in error; the eval fails its budget
@@ -141,6 +146,7 @@ def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variable", ["VLLM_BASE_URL", "FAULT_BASE_URL"])
 def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable):
     url = f"http://127.0.0.1:{free_port()}/v1"
@@ -175,6 +181,7 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable
     assert not (tmp_path / "logs").exists()
 
 
+@pytest.mark.slow
 def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
     server = fault_server("--bad", "slow", "--slow-seconds", "5")
     log_dir = tmp_path / "logs"
@@ -198,6 +205,7 @@ def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
     assert len(server.requests()) == 4  # the second run asked nothing
 
 
+@pytest.mark.slow
 def test_a_killed_runs_lock_does_not_stay(fault_server, tmp_path):
     server = fault_server("--bad", "slow", "--slow-seconds", "60")
     log_dir = tmp_path / "logs"
@@ -215,6 +223,7 @@ def test_a_killed_runs_lock_does_not_stay(fault_server, tmp_path):
     assert len(fast.requests()) == 4
 
 
+@pytest.mark.slow
 def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
     # every module imported before console_main runs is a window in which Ctrl-C prints a traceback
     code = "import sys; before = set(sys.modules); import bediscover_inspect.run.entry; print(sorted(set(sys.modules) - before))"
@@ -225,6 +234,7 @@ def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [1.5, 3.0])
 def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server, tmp_path, delay):
     # replies take 5 s, so on a fast machine the signal still lands before the run can end (in start-up or at the
@@ -244,6 +254,7 @@ def test_ctrl_c_during_start_up_prints_one_line_and_the_resume_hint(fault_server
     assert set(result.samples.values()) <= {1}
 
 
+@pytest.mark.slow
 def test_a_server_that_goes_down_mid_run_stops_the_run_early(fault_server, tmp_path):
     # twelve samples two at a time, answers after 1 s; the server exits after its fourth request. The run stops
     # after five calls in a row that cannot connect, not after every remaining sample's retries; the re-run
@@ -288,6 +299,7 @@ def bediscover(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_a_reply_without_usage_is_reported_as_not_measured(fault_server, tmp_path):
     # requests 2 and 4 carry no `usage`: two samples answered, their token counts not reported by the provider;
     # the two others report 2 completion tokens each, so the mean is 2 (it would be 1 with the missing ones as 0)
@@ -303,6 +315,7 @@ def test_a_reply_without_usage_is_reported_as_not_measured(fault_server, tmp_pat
     ) in result.ours()
 
 
+@pytest.mark.slow
 def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fault_server, tmp_path):
     # run A: no reply carries `usage`; run B: every reply does. The report says A's token cells were not
     # reported (never 0); compare states the unmeasured token counts and still gives its verdict
@@ -350,6 +363,7 @@ cp -r "$FULL/logs" "$OUT/logs"
 again; in a mount namespace of its own (``unshare``), so no privilege is needed and the tmpfs goes with it."""
 
 
+@pytest.mark.slow
 def test_a_full_disk_stops_the_run_with_one_line_and_the_re_run_completes_it(fault_server, tmp_path):
     # 24 samples two at a time, answers after 1 s; the disk fills after 6 requests. The run stops at the first
     # failed write (not after ten eval retries) with one line; after freeing space the same command completes

@@ -126,6 +126,7 @@ def test_bad_dataset_name():
         sentence_ordering(dataset="nips")
 
 
+@pytest.mark.slow
 def test_cli_missing_dataset_exits_nonzero(data_root, tmp_path):
     env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
     proc = subprocess.run(

@@ -11,11 +11,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 SIZE = 100_000
 BOUND_SECONDS = 900  # a linear run takes about 15 CPU seconds; one quadratic case alone takes minutes
 
 
+@pytest.mark.slow
 def test_every_reader_reads_every_degenerate_answer_of_100k_characters(tmp_path):
     env = {**os.environ, "BEDISCOVER_BENCH_RESULTS": str(tmp_path)}
     done = subprocess.run(
