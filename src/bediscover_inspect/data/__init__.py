@@ -2,7 +2,8 @@
 
 * :mod:`.registry` — the pinned files (commit, git blob SHA-1, record count, paper fraction);
 * :mod:`.fetch` — where a file is found (``data_dir`` → ``BEDISCOVER_DATA_DIR`` → user cache, downloaded from
-  the pinned commit and verified);
+  the pinned commit and verified), and the one download path of every pinned file;
+* :mod:`.pinned` — fetching every pinned file ahead of time (``bediscover fetch``), the tests' reference files;
 * :mod:`.records` — reading a file's records and checking their fields;
 * :mod:`.select` — dataset selectors, the paper subset, loading the records of the selected datasets;
 * :mod:`.errors` — :class:`DataFileMissingError`, :class:`DataFormatError`.
@@ -10,7 +11,6 @@
 
 from .errors import DataFileMissingError, DataFormatError
 from .fetch import (
-    DOWNLOAD_URL_TEMPLATE,
     ENV_CACHE_DIR,
     ENV_DATA_DIR,
     ENV_OFFLINE,
@@ -50,7 +50,6 @@ from .select import (
 
 __all__ = [
     "DISRPT_PAPER_FRACTIONS",
-    "DOWNLOAD_URL_TEMPLATE",
     "ENV_CACHE_DIR",
     "ENV_DATA_DIR",
     "ENV_OFFLINE",

@@ -28,9 +28,6 @@ logger = logging.getLogger(__name__)
 RAW_BASE_URL = "https://raw.githubusercontent.com"
 """Where pinned files come from: GitHub's raw file host, ``<base>/<owner>/<name>/<commit>/<path>``."""
 
-DOWNLOAD_URL_TEMPLATE = RAW_BASE_URL + "/{repository}/{commit}/data/{path}"
-"""Where a real user's copy of a file comes from: the repository's ``data/<path>`` at the pinned commit."""
-
 ENV_DATA_DIR = "BEDISCOVER_DATA_DIR"
 ENV_CACHE_DIR = "BEDISCOVER_CACHE_DIR"
 ENV_OFFLINE = "BEDISCOVER_OFFLINE"
