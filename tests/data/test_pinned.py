@@ -59,6 +59,9 @@ def test_fetch_verifies_writes_and_then_only_checks(host, tmp_path):
     ]
     for file in (*DM, MAPPING):
         assert git_blob_sha1((tmp_path / "root" / file.path).read_bytes()) == file.sha1
+        mask = os.umask(0o022)
+        os.umask(mask)
+        assert (tmp_path / "root" / file.path).stat().st_mode & 0o777 == 0o666 & ~mask  # readable as any new file
     assert sorted(p.name for p in (tmp_path / "root" / "dm" / "just").iterdir()) == ["test_id.json"]
     again = ensure([*DM, MAPPING], tmp_path / "root")
     assert [o.status for o in again] == ["verified"] * 3 and len(asked) == 3  # checked on disk, not fetched

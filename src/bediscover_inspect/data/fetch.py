@@ -146,11 +146,18 @@ def fetch_pinned(url: str, sha1: str, target: Path, fetch: Callable[[str], bytes
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's owner-only 0o600
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def download_file(info: DataFile, dest_root: Path, fetch: Callable[[str], bytes] | None = None) -> Path:
