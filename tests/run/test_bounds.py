@@ -69,6 +69,22 @@ def test_a_retry_after_beyond_the_timeout_stops_the_run_with_one_line(fault_serv
     ), result.ours()
 
 
+def test_a_reply_cut_half_way_is_called_so(fault_server, tmp_path):
+    server = fault_server("--bad", "cut")
+    log_dir = tmp_path / "logs"
+    result = run_against(
+        server, log_dir, "--limit", "2", *("--max-retries", "0", "--retry-on-error", "0", "--retry-attempts", "0")
+    )
+    assert result.code == 1, result.text
+    assert len(server.requests()) == 2
+    assert "could not be reached" not in result.text
+    assert result.ours()[0] == (
+        "bediscover run: 2 samples ended in error (not scored): RemoteProtocolError — the server's reply was cut off "
+        "before its end (the connection closed mid-reply), on every retry; e.g. RemoteProtocolError: peer closed "
+        "connection without sending complete message body (incomplete chunked read)"
+    )
+
+
 def test_retry_after_is_read_as_seconds_or_an_http_date():
     def reply(value):
         return SimpleNamespace(response=SimpleNamespace(headers={"retry-after": value}))

@@ -39,6 +39,8 @@ ERROR_GLOSS = {
     "RetryAfterTooLong": "the server asked to wait (HTTP 429 Retry-After) longer than was left of --timeout",
     "APITimeoutError": "no reply within the client's timeout, on every retry",
     "APIConnectionError": "the server could not be reached, on every retry",
+    "RemoteProtocolError": "the server's reply was cut off before its end (the connection closed mid-reply), "
+    "on every retry",
     "InternalServerError": "the server answered HTTP 5xx on every retry",
     "RateLimitError": "the server answered HTTP 429 on every retry",
     "BadRequestError": "the server refused the request (HTTP 400: a prompt longer than its context window, an option it does not take)",
@@ -48,6 +50,11 @@ ERROR_GLOSS = {
 CANCELLED_KINDS = frozenset({"CancelledError", "KeyboardInterrupt"})
 """Error kinds Inspect records for a sample stopped by Ctrl-C (or another stop of the run): not finished, not an
 error of the sample; the re-run asks it again."""
+
+
+CUT_REPLY = re.compile(r"^(?:\w+\.)*RemoteProtocolError: (.+)$", re.MULTILINE)
+"""httpx's error for a reply whose body the server stopped sending (``peer closed connection without sending
+complete message body``), in a traceback: the cause the OpenAI client reports as ``APIConnectionError``."""
 
 
 _INNER = re.compile(r"(?:\\n|\n){2}(\w+)\(")
@@ -113,7 +120,9 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
         never counted as errors); then ``bediscover run: N samples re-asked after an error (M answered on a retry)`` when any
         were, and a line counting the answered samples whose provider reported no token usage (left out of the
         token measures).
-        Empty when nothing of this happened. An unreadable log gets a line of its own.
+        Empty when nothing of this happened. An unreadable log gets a line of its own. A connection error
+        (``APIConnectionError``) whose cause is a reply the server stopped sending half-way (:data:`CUT_REPLY`)
+        is of the kind ``RemoteProtocolError``, with httpx's words as the example.
     """
     from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
 
@@ -141,10 +150,16 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
                 if kind in CANCELLED_KINDS:
                     cancelled += 1
                     continue
+                cut = None
+                if kind == "APIConnectionError":  # a connection refused, or a reply cut half-way?
+                    cut = CUT_REPLY.findall(_traceback(read_eval_log_sample, location, summary, always=True))
+                    kind = "RemoteProtocolError" if cut else kind
                 kinds[kind] += 1
                 if kind not in example:
-                    example[kind] = server_words(
-                        str(summary.error), _traceback(read_eval_log_sample, location, summary)
+                    example[kind] = (
+                        f"RemoteProtocolError: {cut[-1]}"
+                        if cut
+                        else server_words(str(summary.error), _traceback(read_eval_log_sample, location, summary))
                     )
     lines = []
     for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
@@ -170,9 +185,10 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     return lines + unreadable
 
 
-def _traceback(read_sample: Any, location: str, summary: Any) -> str:
-    """The traceback of a sample error whose message names no cause (tenacity's ``RetryError``), else ``""``."""
-    if not re.search(r"\braised \w+>", str(summary.error)):
+def _traceback(read_sample: Any, location: str, summary: Any, always: bool = False) -> str:
+    """The traceback of a sample error whose message names no cause (tenacity's ``RetryError``), or of any sample
+    error with ``always``; else ``""``."""
+    if not always and not re.search(r"\braised \w+>", str(summary.error)):
         return ""
     try:
         sample = read_sample(location, summary.id, summary.epoch)
