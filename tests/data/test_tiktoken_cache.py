@@ -81,3 +81,26 @@ def test_importing_the_package_sets_no_variable_and_an_eval_does(tmp_path):
     ).format(log_dir=str(tmp_path / "logs"))
     proc = _python(code, tmp_path, tmp_path / "cache")
     assert proc.stdout.split() == ["False", str(tmp_path / "cache" / "bediscover-inspect" / "tiktoken")], proc.stderr
+
+
+def test_data_check_names_a_missing_demo_file_in_one_line(tmp_path, monkeypatch, capsys):
+    from bediscover_inspect import offline
+
+    monkeypatch.setenv("BEDISCOVER_DATA_DIR", str(tmp_path))
+    assert offline.main(["--data", "so/nips-abs/test_id.jsonl"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("error: BeDiscovER data file not found: so/nips-abs/test_id.jsonl (dataset 'nips-abs'")
+    assert f"Looked in {tmp_path} (BEDISCOVER_DATA_DIR)" in err[0]
+
+
+def test_data_check_reports_where_a_file_is_and_its_sha1(tmp_path, monkeypatch, capsys):
+    from bediscover_inspect import offline
+
+    (tmp_path / "so" / "nips-abs").mkdir(parents=True)
+    (tmp_path / "so" / "nips-abs" / "test_id.jsonl").write_text('{"id": 1}\n')
+    monkeypatch.setenv("BEDISCOVER_DATA_DIR", str(tmp_path))
+    assert offline.main(["--data", "so/nips-abs/test_id.jsonl"]) == 0
+    assert capsys.readouterr().out == (
+        f"data: so/nips-abs/test_id.jsonl at {tmp_path}/so/nips-abs/test_id.jsonl (env, SHA-1 differs from the pinned one)\n"
+    )

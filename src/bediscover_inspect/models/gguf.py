@@ -80,6 +80,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from .._inspect_compat import PrerequisiteError
+from .health import ensure_runs_here
 
 DEFAULT_MAX_TOKENS = 1024
 """``max_tokens`` when neither the task nor the command line sets one (tokens)."""
@@ -270,9 +271,14 @@ def _load(path: Path, llama_kwargs: dict[str, Any]) -> tuple[tuple[str, str], _L
         from llama_cpp import Llama
     except ImportError:
         raise GGUFPackageMissingError(
-            "The gguf/ provider needs llama-cpp-python: pip install 'llama-cpp-python>=0.3.16,<0.4' "
-            "(or pip install 'bediscover-inspect[gguf]')."
+            "The gguf/ provider needs llama-cpp-python: run `make install`, or in your own environment "
+            "`python -m bediscover_inspect.models.llama_build` (a portable build; a plain pip install compiles "
+            "it for this machine's CPU only)."
         ) from None
+    try:
+        ensure_runs_here()
+    except RuntimeError as ex:
+        raise GGUFError(f"llama.cpp cannot run here: {ex}") from None
 
     key = (str(path), json.dumps(llama_kwargs, sort_keys=True, default=str))
     with _LOADED_LOCK:
