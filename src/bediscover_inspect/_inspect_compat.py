@@ -30,6 +30,10 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "presets='auto' reads the Table 7 family of the model being evaluated while the task is built "
         "(get_model() would create one from INSPECT_EVAL_MODEL)",
     ),
+    "active_generate_config": (
+        "inspect_ai.model._generate_config",
+        "scorers record the max_tokens sent (the task's preset merged with the command line) beside a cut-off reply",
+    ),
     "sample_state": ("inspect_ai.solver._task_state", "tests: a scripted mock model answers the sample it serves"),
     "eval_results": ("inspect_ai._eval.task.results", "benchmarks: time Inspect's metric pass over sample scores"),
     "eval_set_id_for_log_dir": (
@@ -89,6 +93,11 @@ def private_name(name: str) -> Any:
 def active_model() -> Any | None:
     """The Inspect ``Model`` being evaluated, or ``None`` outside an eval; never creates one."""
     return private_name("active_model")()
+
+
+def active_generate_config() -> Any:
+    """The ``GenerateConfig`` of the running task (Inspect's default, all ``None``, outside one)."""
+    return private_name("active_generate_config")()
 
 
 def sample_state() -> Any | None:

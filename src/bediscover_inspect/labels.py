@@ -15,6 +15,29 @@ that a provider returns in separate content blocks is never read). Inside that t
   closes an inner span only, the text after it is still thinking, and the answer is empty (invalid, ``cut_off``):
   ``<think><think>…</think>Answer: BEFORE``.
 
+**Cut off at the budget** (every task). A reply that stopped at the token budget (Inspect's ``stop_reason``
+``max_tokens`` or ``model_length``; :mod:`bediscover_inspect.causes` says how a reply without a stop reason is
+judged) was not finished, and a careful reader counts only an answer the model *stated after its reasoning had
+closed*:
+
+1. The reasoning has closed when the provider returned it apart from the text (a reasoning block: the server saw
+   its end), when the text holds a ``</think>``, or when the run asked for no reasoning (the task's ``reasoning``
+   off: the text is the answer). Otherwise — reasoning on with neither, or an unclosed ``<think>`` — the reply is
+   unfinished thinking: nothing is read, the answer is invalid with cause ``cut_off``. (A prompt that opens the
+   thinking span, as DeepSeek-R1 distills' does, leaves a cut-off reasoning without any tag; read as an answer,
+   the label words of its analysis would be taken for the model's choice.)
+2. After the reasoning, the text is an answer that was being written when the budget ended; only what it
+   *states* counts. Label choice (:func:`parse_label` with ``cut_off=True``): layer 1, layer 2's markers,
+   revisions and concluding sentences opened by a conclusion cue, layer 3 — not a bold label standing alone (a
+   list of candidates in progress), not the text's last sentence read as a conclusion (it is the unfinished
+   one), not layer 4 (an analysis names labels on its way). Sentence ordering: an order that places every
+   sentence of the document (a shorter one may be unfinished). ToT-Arithmetic: a complete answer dict (a value
+   cut inside is invalid whatever the stop). Dialogue parsing, per turn: the relations of a marked, whole or
+   leading block (each written out whole, or invalid), not the ``prose`` rule's relations of an analysis.
+3. So a stop at the budget right after a complete answer (``Contrast``; ``</think>`` then ``Answer: BEFORE``)
+   counts: the answer is stated. The sample still counts in ``cut_off_rate``, the share of samples that stopped
+   at the budget, whatever was read.
+
 **Markup** (:func:`has_markup`, every task: label choice, ToT, dialogue relations, sentence order). An answer whose
 text (after the reasoning) holds an HTML closing tag — ``</p>``, ``</b>``, ``</div>``, ``</span>`` … of the HTML
 element names in :data:`MARKUP`, any case — or a control character (``\x00``–``\x1f`` but tab, line feed and
@@ -397,7 +420,9 @@ class ParsedLabel:
         echo: ambiguous, and the labels named are ≥ 3 and ≥ half of the label set (:func:`is_echo`).
         rule: the layer that chose the label: ``"whole"``, ``"marker"``, ``"first_line"`` or ``"single"``;
             ``None`` when invalid.
-        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`final_text`).
+        cut_off: the reply was cut off: the completion ends inside an unclosed ``<think>`` (:func:`final_text`) or
+            the reader was told it stopped at the budget (then only a stated answer is read: module docstring, "Cut
+            off at the budget").
         markup: invalid because the answer holds markup (:func:`has_markup`).
     """
 
@@ -511,10 +536,10 @@ def _is_field_name(text: str, lines: _Lines, m: _Mention) -> bool:
     return m.start - line_start <= _LOOK and _FIELD_PREFIX.fullmatch(text, line_start, m.start) is not None
 
 
-def _is_concluded(text: str, m: _Mention, last_content: int) -> bool:
+def _is_concluded(text: str, m: _Mention, last_content: int, last_counts: bool = True) -> bool:
     """The mention ends a concluding sentence after a copula: ``Therefore, the relation is BEFORE.``,
-    ``So, … is **Temporal**.`` (a conclusion cue opens the sentence), or the answer's last sentence
-    ``The function here is Emphatic.`` (module docstring, layer 2)."""
+    ``So, … is **Temporal**.`` (a conclusion cue opens the sentence), or (``last_counts``) the answer's last
+    sentence ``The function here is Emphatic.`` (module docstring, layer 2)."""
     end = _SENTENCE_END_AFTER.match(text, m.end)
     if end is None:
         return False
@@ -526,7 +551,9 @@ def _is_concluded(text: str, m: _Mention, last_content: int) -> bool:
     sentence_start = window_start + boundary + 1
     if _COPULA_BEFORE.search(text, max(sentence_start, m.start - _COPULA_LOOK), m.start) is None:
         return False
-    return _CONCLUSION_CUE.match(text, sentence_start, m.start) is not None or end.end() >= last_content
+    if _CONCLUSION_CUE.match(text, sentence_start, m.start) is not None:
+        return True
+    return last_counts and end.end() >= last_content
 
 
 def _is_bold_alone(text: str, lines: _Lines, m: _Mention) -> bool:
@@ -564,13 +591,17 @@ def _in_capitals(surface: str) -> bool:
     return surface == surface.upper()
 
 
-def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[str, str] | None = None) -> ParsedLabel:
+def parse_label(
+    completion: str | None, labels: Sequence[str], aliases: Mapping[str, str] | None = None, cut_off: bool = False
+) -> ParsedLabel:
     """Read the label a model chose (layered rule in the module docstring); linear in the answer's length.
 
     Args:
         completion: the model's final text (``state.output.completion``, never the reasoning).
         labels: the canonical label set of the dataset (Appendix B prompts).
         aliases: ``variant -> canonical label`` spellings also accepted (the task's ``aliases.py``).
+        cut_off: the generation stopped at the budget (:attr:`bediscover_inspect.causes.Reply.cut_off`): only a
+            stated answer is read (module docstring, "Cut off at the budget").
 
     Returns:
         :class:`ParsedLabel`; never raises on any string.
@@ -581,8 +612,8 @@ def parse_label(completion: str | None, labels: Sequence[str], aliases: Mapping[
     lookup, pattern = _matcher(tuple(labels), tuple(sorted((aliases or {}).items())))
     final = final_text(completion)
     if has_markup(final.text):
-        return ParsedLabel(None, cut_off=final.cut_off, markup=True)
-    return _parse_label(final.text, labels, lookup, pattern, final.cut_off, continued=True)
+        return ParsedLabel(None, cut_off=final.cut_off or cut_off, markup=True)
+    return _parse_label(final.text, labels, lookup, pattern, final.cut_off or cut_off, continued=True)
 
 
 def _parse_label(
@@ -593,7 +624,8 @@ def _parse_label(
     cut_off: bool,
     continued: bool,
 ) -> ParsedLabel:
-    """:func:`parse_label` on the answer part; ``continued``: look for a few-shot continuation to cut off."""
+    """:func:`parse_label` on the answer part; ``continued``: look for a few-shot continuation to cut off; ``cut_off``:
+    only a stated answer counts (no bold label alone, no last sentence read as a conclusion, no layer 4)."""
     whole = _clean_whole(text)
     if whole in lookup:
         return ParsedLabel(lookup[whole], (lookup[whole],), rule="whole", cut_off=cut_off)
@@ -615,8 +647,8 @@ def _parse_label(
     for i, m in enumerate(mentions):
         if not fields[i] and (
             marked(text, ends, m.start, previous_end)
-            or _is_bold_alone(text, lines, m)
-            or _is_concluded(text, m, last_content)
+            or (not cut_off and _is_bold_alone(text, lines, m))
+            or _is_concluded(text, m, last_content, last_counts=not cut_off)
         ):
             marks.append(i)
         previous_end = m.end
@@ -645,6 +677,9 @@ def _parse_label(
     # layer 3: a lone label on the first line (not the first item of a list of labels)
     if first_is_label and first is not None:
         return ParsedLabel(lookup[_clean_whole(first)], candidates, rule="first_line", cut_off=cut_off)
+
+    if cut_off:  # an unfinished answer names labels on its way: naming one is no statement of choice
+        return ParsedLabel(None, candidates, cut_off=True)
 
     # layer 4: exactly one distinct label named
     capitals = all(label == label.upper() and label.lower() != label for label in labels)

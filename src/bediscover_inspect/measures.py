@@ -64,7 +64,8 @@ Sentence ordering (Tables 5, 32–38): ``acc``, ``lcs`` (micro over sentences), 
 ``kendall_tau``, ``lumr``, ``invalid``, ``other_format``, ``echo``. Dialogue parsing (Tables 6, 39–41): ``link_f1``,
 ``link_precision``, ``link_recall``, ``full_f1``, ``full_precision``, ``full_recall`` (micro over relations),
 ``invalid_rate``, ``no_relation_rate``, ``echo``, ``output_tokens_per_turn``, ``reasoning_tokens_per_turn``. Every
-task: ``output_tokens``, ``reasoning_tokens`` (means per sample). A sample whose provider reported no token usage
+task: ``cut_off_rate`` and ``reasoning_only_rate`` (why an answer could not be used: :mod:`bediscover_inspect.causes`),
+``output_tokens``, ``reasoning_tokens`` (means per sample). A sample whose provider reported no token usage
 has ``None`` for both (:mod:`bediscover_inspect.tokens`) and is left out of the token measures; with none
 reported they are NaN, which the report shows as "not reported by the provider".
 """
@@ -460,6 +461,26 @@ _MEASURES: tuple[Measure, ...] = (
         "holds the share of its turns that echo their prompt, so incremental dialogue parsing averages dialogues.",
         higher_is_better=False,
     ),
+    _mean(
+        "cut_off_rate",
+        "Share of samples whose reply stopped at the token budget (stop reason ``max_tokens`` or ``model_length``; "
+        "the rule: :mod:`bediscover_inspect.causes`), whatever was read from it: mean of ``value['cut_off']`` (0/1; "
+        "a dialogue-parsing sample holds the share of its turns cut off). Above a few percent the cell's numbers "
+        "are bound by the budget sent (no paper column).",
+        key="cut_off",
+        higher_is_better=False,
+        label="cut off",
+    ),
+    _mean(
+        "reasoning_only_rate",
+        "Share of samples whose reply, not cut off, had an empty answer text and a non-empty reasoning (scored "
+        "invalid; the rule: :mod:`bediscover_inspect.causes`): mean of ``value['reasoning_only']`` (0/1; a "
+        "dialogue-parsing sample holds the share of its turns). On every sample it points at the server's "
+        "reasoning parser, not the model (no paper column).",
+        key="reasoning_only",
+        higher_is_better=False,
+        label="reasoning only",
+    ),
     # ---- sentence ordering (Re-BART measures, Tables 5, 32–38)
     Measure(
         "acc",
@@ -578,6 +599,8 @@ LABEL_MEASURES: tuple[str, ...] = (
     "invalid",
     "ambiguous",
     "echo",
+    "cut_off_rate",
+    "reasoning_only_rate",
     "output_tokens",
     "reasoning_tokens",
 )
@@ -648,7 +671,7 @@ SCORERS: dict[str, ScorerMeasures] = {
         ScorerMeasures(
             "tot_scorer",
             "temporal_reasoning",
-            ("accuracy", "invalid", "echo", "output_tokens", "reasoning_tokens"),
+            ("accuracy", "invalid", "echo", "cut_off_rate", "reasoning_only_rate", "output_tokens", "reasoning_tokens"),
             headline=("accuracy",),  # Table 3
             secondary=("invalid",),
             groups={"accuracy": ("category",)},  # Table 26
@@ -678,6 +701,8 @@ SCORERS: dict[str, ScorerMeasures] = {
                 "invalid",
                 "other_format",
                 "echo",
+                "cut_off_rate",
+                "reasoning_only_rate",
             ),
             headline=("pmr", "acc", "lcs", "kendall_tau"),  # Table 5
             secondary=("skip", "lumr", "invalid"),
@@ -695,6 +720,8 @@ SCORERS: dict[str, ScorerMeasures] = {
                 "invalid_rate",
                 "no_relation_rate",
                 "echo",
+                "cut_off_rate",
+                "reasoning_only_rate",
                 "output_tokens_per_turn",
                 "reasoning_tokens_per_turn",
             ),

@@ -1,19 +1,27 @@
 """The table ``bediscover run`` ends with: one row per eval and dataset, the headline measure by name.
 
-    task               setting                dataset   headline           invalid  samples  log                   differs
-    sentence_ordering  seed 0, reasoning off  nips-abs  PMR 12.5 ± 12.5 %    50.0%        8  2026-…_sentence-….eval  max_tokens 256 (Table 7, any model: 2048 or 4096)
+    task               setting                dataset   headline           invalid  cut off  samples  log                   differs
+    sentence_ordering  seed 0, reasoning off  nips-abs  PMR 12.5 ± 12.5 %    50.0%    37.5%        8  2026-…_sentence-….eval  max_tokens 256 (Table 7, any model: 2048 or 4096)
     ± is the headline's standard error over the samples; differs: how the run departs from the paper's setting
+
+    3 samples stopped at max_tokens=256: raise --max-tokens or see the report's cut-off column
 
 Per row: the run's setting (the ``--seed`` value and the reasoning mode); the headline measure of the scorer that
 covers the dataset (the measure catalog's, :func:`bediscover_inspect.measures.headline`: PMR, accuracy, micro-F1 or
 link-F1) with its standard error (the log's: Inspect's ``stderr()`` of a mean, the seeded bootstrap of a
 corpus-level measure), both in %; the invalid rate in % (dialogue parsing: the share of relations read that were
-invalid, "–" where nothing was read); the samples scored (dialogue parsing: dialogues); the log file, relative to
+invalid, "–" where nothing was read); the cut-off rate in % (the share of samples whose reply stopped at the token
+budget, ``cut_off_rate``: :mod:`bediscover_inspect.causes`; dialogue parsing: the mean share of a dialogue's
+turns); the samples scored (dialogue parsing: dialogues); the log file, relative to
 the log directory, on the first row of each log; and, when some row's run departs from the paper's setting,
 ``differs``: what it does differently (``--limit``, ``-T per_dataset``, a data file that is not the pinned one,
 generate settings other than Table 7's …), the text of ``bediscover report``'s ``differs`` column
 (:func:`bediscover_inspect.report.setting.log_differences`). A line under the rows says what ± and ``differs``
 are. Every other number stays in the logs (``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
+
+Under the table (:func:`reply_lines`), counted over every reply of the run (a dialogue-parsing turn is one reply):
+one line when replies came back with their text only in the reasoning (empty content, non-empty reasoning: the
+server's reasoning parser is the first thing to check), and one when replies stopped at the token budget.
 """
 
 from __future__ import annotations
@@ -35,7 +43,11 @@ MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "
 INVALID_MEASURES = ("invalid", "invalid_rate")
 """Measures that are a scorer's invalid-answer rate (dialogue parsing: ``invalid_rate``, per turn)."""
 
-COLUMNS = ("task", "setting", "dataset", "headline", "invalid", "samples", "log", "differs")
+CUT_OFF_MEASURE = "cut_off_rate"
+"""The measure of the "cut off" column (:data:`bediscover_inspect.measures.CATALOG`)."""
+
+
+COLUMNS = ("task", "setting", "dataset", "headline", "invalid", "cut off", "samples", "log", "differs")
 
 FOOTNOTE = "± is the headline's standard error over the samples"
 DIFFERS_NOTE = "; differs: how the run departs from the paper's setting"
@@ -75,7 +87,8 @@ def samples_per_dataset(log: Any) -> Counter[str]:
 def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
     """One row per scorer and dataset of ``log``, in the log's order: ``task``, ``seed`` (``None`` when not set),
     ``reasoning`` (the task argument), ``dataset``, ``measure`` (the headline's name), ``headline`` and
-    ``headline_stderr`` (fractions), ``invalid`` (a fraction or NaN), ``samples``, ``log`` and ``differs`` (what
+    ``headline_stderr`` (fractions), ``invalid`` and ``cut_off`` (fractions or NaN), ``samples``, ``log`` and
+    ``differs`` (what
     the run does differently from the paper's setting for the dataset, ``"; "``-joined:
     :func:`bediscover_inspect.report.setting.log_differences`; empty for the paper's setting).
 
@@ -94,6 +107,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                 "headline": math.nan,
                 "headline_stderr": math.nan,
                 "invalid": math.nan,
+                "cut_off": math.nan,
                 "samples": log.results.completed_samples if log.results else 0,
                 "differs": "",
             }
@@ -112,6 +126,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
         mine = [r for r in results if r["scorer"] == score.name and r["group_key"] == PRIMARY_GROUP_KEY]
         for row in (r for r in mine if r["measure"] == measure):
             invalid = [r["value"] for r in mine if r["measure"] in INVALID_MEASURES and r["group"] == row["group"]]
+            cut_off = [r["value"] for r in mine if r["measure"] == CUT_OFF_MEASURE and r["group"] == row["group"]]
             rows.append(
                 base
                 | {
@@ -120,6 +135,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                     "headline": row["value"],
                     "headline_stderr": row["stderr"],
                     "invalid": invalid[0] if invalid else math.nan,
+                    "cut_off": cut_off[0] if cut_off else math.nan,
                     "samples": counts.get(row["group"], 0),
                     "differs": "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"])),
                 }
@@ -159,7 +175,8 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
                 if row["measure"]
                 else ""
             ),
-            "" if not row["measure"] else f"{_percent(row['invalid'])}%" if not math.isnan(row["invalid"]) else "–",
+            _rate_cell(row, "invalid"),
+            _rate_cell(row, "cut_off"),
             str(row["samples"]),
             row["log"],
             row["differs"],
@@ -170,7 +187,7 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
     shown = COLUMNS if differs else COLUMNS[:-1]
     cells = [line[: len(shown)] for line in cells]
     widths = [max(len(line[i]) for line in [list(shown), *cells]) for i in range(len(shown))]
-    right = {"invalid", "samples"}
+    right = {"invalid", "cut off", "samples"}
     lines = [
         "  ".join(
             cell.rjust(width) if name in right else cell.ljust(width)
@@ -180,6 +197,73 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
     ]
     lines.append(FOOTNOTE + (DIFFERS_NOTE if differs else ""))
     return "\n".join(lines), left_out
+
+
+def _rate_cell(row: dict[str, Any], key: str) -> str:
+    """A rate column's cell: ``12.5%``, ``–`` for no value, empty on a failed log's row."""
+    if not row["measure"]:
+        return ""
+    value = row.get(key, math.nan)
+    return "–" if value is None or math.isnan(value) else f"{_percent(value)}%"
+
+
+def reply_counts(log: Any) -> tuple[int, int, int]:
+    """``(replies, cut off, reasoning only)`` of one log, from its sample summaries' scores: one reply per sample
+    (a dialogue-parsing sample: one per turn, its ``turns``; its ``cut_off`` / ``reasoning_only`` shares times
+    its turns). Samples without those values (an older log) count as replies with neither."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    if log.status != "success" and not log.samples:
+        return 0, 0, 0
+    samples: Iterable[Any] = log.samples if log.samples else read_eval_log_sample_summaries(log.location)
+    replies = cut = only = 0
+    for sample in samples:
+        values = [s.value for s in (sample.scores or {}).values() if isinstance(s.value, dict)]
+        value = next((v for v in values if "cut_off" in v), values[0] if values else {})
+        n = int(value.get("turns") or 1)
+        replies += n
+        cut += round(float(value.get("cut_off") or 0.0) * n)
+        only += round(float(value.get("reasoning_only") or 0.0) * n)
+    return replies, cut, only
+
+
+def max_tokens_of(log: Any) -> int | None:
+    """The ``max_tokens`` a log's requests went out with (the eval's generate config over the model's), ``None``
+    when none was set."""
+    for config in (getattr(log.plan, "config", None), getattr(log.eval, "model_generate_config", None)):
+        value = getattr(config, "max_tokens", None) if config is not None else None
+        if value is not None:
+            return int(value)
+    return None
+
+
+def reply_lines(logs: Sequence[Any]) -> list[str]:
+    """The lines under the run's table (module docstring): replies with their text only in the reasoning, and
+    replies stopped at the budget (``max_tokens=4096``, or each budget sent when the logs differ); none when
+    neither happened."""
+    replies = cut = only = 0
+    budgets: set[int | None] = set()
+    for log in logs:
+        n, c, r = reply_counts(log)
+        replies, cut, only = replies + n, cut + c, only + r
+        if c:
+            budgets.add(max_tokens_of(log))
+    lines = []
+    if only:
+        lines.append(
+            f"{only} of {replies} replies had their text only in the reasoning: the content was empty, the "
+            "reasoning was not (they are invalid, cause reasoning_only). Check the server's reasoning parser "
+            "(vLLM --reasoning-parser, the chat template's <think> handling) or give the answer room after the "
+            "reasoning"
+        )
+    if cut:
+        shown = " or ".join(sorted("not set" if b is None else str(b) for b in budgets))
+        lines.append(
+            f"{cut} {'sample' if cut == 1 else 'samples'} stopped at max_tokens={shown}"
+            + (f" ({cut} of {replies} replies)" if replies != cut else "")
+            + ": raise --max-tokens or see the report's cut-off column"
+        )
+    return lines
 
 
 def _setting(seed: int | None, reasoning: Any) -> str:
@@ -198,8 +282,8 @@ def _order(log: Any) -> tuple[str, bool, int]:
 
 
 def print_run_summary(logs: Sequence[Any], log_dir: str) -> None:
-    """Print :func:`format_table` of ``logs`` on stdout after a blank line (nothing for no rows), and each log left
-    out as one ``warning:`` line on stderr."""
+    """Print :func:`format_table` of ``logs`` on stdout after a blank line (nothing for no rows), then
+    :func:`reply_lines` after a blank line, and each log left out as one ``warning:`` line on stderr."""
     import sys
 
     table, left_out = format_table(logs, log_dir)
@@ -207,3 +291,9 @@ def print_run_summary(logs: Sequence[Any], log_dir: str) -> None:
         print(f"warning: {message}", file=sys.stderr)
     if table:
         print(f"\n{table}", flush=True)
+    try:
+        lines = reply_lines(logs)
+    except (OSError, ValueError, KeyError) as exc:
+        lines = [f"warning: replies not counted: {exc}"]
+    if lines:
+        print("\n" + "\n".join(lines), flush=True)

@@ -16,6 +16,7 @@ from typing import Any
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from .causes import REASONING_STORE_KEY
 from .presets import reasoning_flag
 
 CHAT_TEMPLATE_PROVIDERS: frozenset[str] = frozenset({"vllm", "sglang", "openai-api", "llama-cpp-python", "gguf", "hf"})
@@ -45,7 +46,9 @@ def thinking_kwargs(model_api: str, reasoning: bool, current: GenerateConfig | N
 
 @solver
 def generate_with_thinking(reasoning: bool) -> Solver:
-    """Generate once, with the thinking switch of :func:`thinking_kwargs` for the active model.
+    """Generate once, with the thinking switch of :func:`thinking_kwargs` for the active model; the sample store
+    records ``reasoning`` (:data:`bediscover_inspect.causes.REASONING_STORE_KEY`) for the reader's rule on a
+    cut-off reply.
 
     Args:
         reasoning: the task's ``reasoning`` parameter.
@@ -54,6 +57,7 @@ def generate_with_thinking(reasoning: bool) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
+        state.store.set(REASONING_STORE_KEY, bool(reasoning))
         return await generate(state, **thinking_kwargs(state.model.api, reasoning, model.config))
 
     return solve

@@ -53,13 +53,15 @@ def test_the_table_has_one_line_per_eval_and_dataset(logs):
     table, left_out = format_table(list(reversed(evals)), str(log_dir))
     lines = table.splitlines()
     assert left_out == []
-    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log", "differs"]
-    assert [line.split()[:12] for line in lines[1:3]] == [
+    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "cut", "off", "samples", "log"] + [
+        "differs"
+    ]
+    assert [line.split()[:13] for line in lines[1:3]] == [
         ["discourse_markers", "seed", f"{seed},", "reasoning", "off", "otherwise"]
-        + ["accuracy", "50.0", "±", "28.9", "%", "25.0%"]
+        + ["accuracy", "50.0", "±", "28.9", "%", "25.0%", "0.0%"]
         for seed in (0, 1)
     ]
-    assert lines[1].split()[12:14] == ["4", Path(evals[0].location).name]
+    assert lines[1].split()[13:15] == ["4", Path(evals[0].location).name]
     assert lines[1].endswith("  samples: only the first 4 of each dataset (-T per_dataset=4)")
     assert lines[3] == (
         "± is the headline's standard error over the samples; differs: how the run departs from the paper's setting"
@@ -118,5 +120,5 @@ def test_a_run_in_the_papers_setting_has_no_differs_column(logs):
     assert row["differs"] == ""
     table, _ = format_table([log], str(log_dir))
     lines = table.splitlines()
-    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "samples", "log"]
+    assert lines[0].split() == ["task", "setting", "dataset", "headline", "invalid", "cut", "off", "samples", "log"]
     assert lines[-1] == "± is the headline's standard error over the samples"

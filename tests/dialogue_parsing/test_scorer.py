@@ -115,6 +115,8 @@ def test_made_up_dialogue_counts_by_hand() -> None:
             "invalid_rate": 2 / 11,
             "no_relation_rate": 1 / 7,
             "echo": 0.0,
+            "cut_off_rate": 0.0,
+            "reasoning_only_rate": 0.0,
             "output_tokens_per_turn": 4.0,  # (1+…+7)/7
             "reasoning_tokens_per_turn": 0.0,
         }

@@ -45,6 +45,8 @@ def _sample_score(corpus: str, framework: str, language: str, hit: float, i: int
         "invalid": 0.0,
         "ambiguous": 0.0,
         "echo": 0.0,
+        "cut_off": 0.0,
+        "reasoning_only": 0.0,
         "output_tokens": 0.0,
         "reasoning_tokens": 0.0,
     }

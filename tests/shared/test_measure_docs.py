@@ -21,6 +21,7 @@ def test_the_readme_explains_every_measure_and_score_value_key():
     sentence_ordering_values = {"pmr", "acc", "lcs", "skip", "kendall_tau", "lumr", "invalid", "other_format"}
     sentence_ordering_values |= {"echo", "output_tokens", "reasoning_tokens", "n_sentences"}
     label_values = {"accuracy", "invalid", "ambiguous", "echo", "output_tokens", "reasoning_tokens"}
+    label_values |= {"cut_off", "reasoning_only"}
     dialogue_values = set(COUNT_KEYS) | {"link_f1", "full_f1"}
     missing = (set(CATALOG) | sentence_ordering_values | label_values | dialogue_values) - _explained()
     assert not missing, f"README.md's measures section does not explain {sorted(missing)}"

@@ -152,7 +152,8 @@ class ParsedTurn:
             ``"prose"``, or ``None`` when there was no relation at all.
         ignored: relations found in the text but not part of the answer (prose around a marked or leading
             block, rejected ones).
-        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`).
+        cut_off: the completion ends inside an unclosed ``<think>`` (:func:`labels.final_text`), or the reply
+            stopped at the budget.
         echo: the answer copies its turn's prompt (module rule 6): nothing valid, every relation read invalid.
         markup: the answer holds markup (module rule 1): nothing valid, every relation read invalid.
     """
@@ -263,7 +264,9 @@ def valid_parent(x: int | None, new_turn: int, n_edus: int) -> bool:
     return x is not None and 0 <= x < n_edus and x != new_turn
 
 
-def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edus: int) -> ParsedTurn:
+def parse_answer(
+    completion: str, new_turn: int, relations: Sequence[str], n_edus: int, cut_off: bool = False
+) -> ParsedTurn:
     """Read the relations that are the answer (module rules 1-5); never raises on any string, linear time.
 
     Args:
@@ -272,6 +275,9 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
         relations: the dataset's relation set (``prompts.RELATIONS[dataset]``).
         n_edus: number of utterances of the dialogue (ids ``0 … n_edus - 1``); a valid parent x is one of
             them other than j (:func:`valid_parent`).
+        cut_off: the reply stopped at the budget (:attr:`bediscover_inspect.causes.Reply.cut_off`): the ``prose``
+            rule reads nothing, only stated relations count (:mod:`bediscover_inspect.labels`, "Cut off at the
+            budget").
     """
     final = final_text(completion)
     text = _MARKUP.sub("", final.text)
@@ -280,6 +286,8 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
     stop = continuation_start(text, found[0].end) if found else None
     in_answer = found if stop is None else [r for r in found if r.end <= stop]
     chosen, rule = _answer_relations(text if stop is None else text[:stop], in_answer)
+    if cut_off and rule == "prose":  # relations an unfinished analysis names on its way are no answer
+        chosen, rule = [], None
     markup = has_markup(final.text)
     valid: list[Relation] = []
     seen: set[Relation] = set()
@@ -296,7 +304,7 @@ def parse_answer(completion: str, new_turn: int, relations: Sequence[str], n_edu
             seen.add(relation)
             valid.append(relation)
     ignored = len(found) - len(chosen)
-    return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, ignored, final.cut_off, markup=markup)
+    return ParsedTurn(tuple(valid), tuple(invalid), len(chosen), rule, ignored, final.cut_off or cut_off, markup=markup)
 
 
 def as_echo(parsed: ParsedTurn) -> ParsedTurn:
@@ -305,11 +313,13 @@ def as_echo(parsed: ParsedTurn) -> ParsedTurn:
     return replace(parsed, valid=(), invalid=parsed.invalid + tuple(str(r) for r in parsed.valid), echo=True)
 
 
-def read_turn(completion: str, prompt: str, new_turn: int, relations: Sequence[str], n_edus: int) -> ParsedTurn:
-    """:func:`parse_answer`, then module rule 6: :func:`as_echo` when the answer part of ``completion``
-    (:func:`labels.final_text`) copies ``prompt`` (the turn's user prompt, :func:`labels.copies_prompt`).
-    Never raises; linear in the completion's length for a given prompt."""
-    parsed = parse_answer(completion, new_turn, relations, n_edus)
+def read_turn(
+    completion: str, prompt: str, new_turn: int, relations: Sequence[str], n_edus: int, cut_off: bool = False
+) -> ParsedTurn:
+    """:func:`parse_answer` (``cut_off``: the reply stopped at the budget), then module rule 6: :func:`as_echo`
+    when the answer part of ``completion`` (:func:`labels.final_text`) copies ``prompt`` (the turn's user prompt,
+    :func:`labels.copies_prompt`). Never raises; linear in the completion's length for a given prompt."""
+    parsed = parse_answer(completion, new_turn, relations, n_edus, cut_off)
     return as_echo(parsed) if copies_prompt(final_text(completion).text, prompt) else parsed
 
 

@@ -32,13 +32,14 @@ Counting decisions (README, "Scoring"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, fields
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..causes import Reply, cause_metadata, cause_note, cause_of, explained, state_reply
 from ..labels import copies_prompt, final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
@@ -131,41 +132,65 @@ link-F1 first, the log's headline); each overall and per ``dataset``."""
 # --------------------------------------------------------------------------------------- scorer
 
 
-def score_value(counts: TurnCounts, echoes: int = 0) -> dict[str, float | None]:
+def score_value(
+    counts: TurnCounts, echoes: int = 0, cut_off: int = 0, reasoning_only: int = 0
+) -> dict[str, float | None]:
     """``Score.value``: the counts (a token count the provider did not report for some turn: ``None``), the
-    sample's ``echo`` share (``echoes`` echoed turns / turns, 0 without turns), then its own link and full F1 (for
-    the viewer; no metric reads them)."""
+    sample's ``echo``, ``cut_off`` and ``reasoning_only`` shares (``echoes`` echoed turns, ``cut_off`` turns stopped
+    at the budget, ``reasoning_only`` turns with their text only in the reasoning, each over the turns; 0 without
+    turns), then its own link and full F1 (for the viewer; no metric reads them)."""
+
+    def share(n: int) -> float:
+        return n / counts.turns if counts.turns else 0.0
+
     return {key: None if count is None else float(count) for key, count in counts.as_dict().items()} | {
-        "echo": echoes / counts.turns if counts.turns else 0.0,
+        "echo": share(echoes),
+        "cut_off": share(cut_off),
+        "reasoning_only": share(reasoning_only),
         "link_f1": f1_of(counts.link_tp, counts.link_pred, counts.link_gold),
         "full_f1": f1_of(counts.full_tp, counts.full_pred, counts.full_gold),
     }
 
 
-def _turn_detail(turn: int, gold: str, parsed: ParsedTurn) -> dict[str, Any]:
+def _turn_detail(turn: int, gold: str, parsed: ParsedTurn, reply: Mapping[str, Any]) -> dict[str, Any]:
+    """One turn's entry of ``Score.metadata["turns"]``; ``reply``: the turn's ``cut_off``, ``reasoning_only``,
+    ``stop_reason``, ``max_tokens``, ``output_tokens`` (a :func:`.solver.turn_record`, or the same keys)."""
+    cause = _turn_cause(parsed, reply)
     return {
         "turn": turn,
         "gold": gold,
         "predicted": format_relations(parsed.valid),
         "invalid": list(parsed.invalid),
         "echo": parsed.echo,
+        "cut_off": bool(reply.get("cut_off", False)),
+        "reasoning_only": bool(reply.get("reasoning_only", False)),
+        "cause": cause,
+        "stop_reason": reply.get("stop_reason"),
+        "max_tokens": reply.get("max_tokens"),
+        "output_tokens": reply.get("output_tokens"),
     }
+
+
+def _turn_cause(parsed: ParsedTurn, reply: Mapping[str, Any]) -> str | None:
+    """Why a turn gave no valid relation (:data:`bediscover_inspect.causes.CAUSES`), ``None`` when it gave one."""
+    facts = Reply("", cut_off=bool(reply.get("cut_off")), reasoning_only=bool(reply.get("reasoning_only")))
+    return cause_of(facts, not parsed.valid, parsed.echo, parsed.markup)
 
 
 def single_turn_score(state: TaskState) -> Score:
     """Score of one single-turn sample: its completion read here (:func:`.relations.read_turn`, against the
     sample's prompt), against the record's gold."""
     j = int(state.metadata["turn"])
-    completion = state.output.completion if state.output is not None else ""
+    reply = state_reply(state)
     relations, n_edus = RELATIONS[state.metadata["dataset"]], int(state.metadata["n_edus"])
-    parsed = read_turn(completion, prompt_text(state), j, relations, n_edus)
+    parsed = read_turn(reply.text, prompt_text(state), j, relations, n_edus, reply.cut_off)
     counts = count_turn(parsed, parse_gold(state.metadata["gold"]), *usage_tokens(state.output))
-    detail = _turn_detail(j, state.metadata["gold"], parsed)
+    detail = _turn_detail(j, state.metadata["gold"], parsed, vars(reply))
     return Score(
-        value=score_value(counts, int(parsed.echo)),
+        value=score_value(counts, int(parsed.echo), int(reply.cut_off), int(reply.reasoning_only)),
         answer=detail["predicted"] or INVALID_ANSWER,
-        explanation=completion,
-        metadata={"turns": [detail]},
+        explanation=explained(cause_note(reply, detail["cause"]), reply.completion),
+        metadata={"turns": [detail], **cause_metadata(reply, detail["cause"])},
     )
 
 
@@ -177,7 +202,7 @@ def dialogue_score(state: TaskState) -> Score:
     records = {int(record["turn"]): record for record in stored}
     prompts = {int(record["turn"]): record_prompt(record, i, state.messages) for i, record in enumerate(stored)}
     total = TurnCounts()
-    echoes = 0
+    echoes = cut_off = reasoning_only = 0
     details: list[dict[str, Any]] = []
     for turn in state.metadata["turns"]:
         j = int(turn["turn"])
@@ -186,15 +211,23 @@ def dialogue_score(state: TaskState) -> Score:
         if record is not None and copies_prompt(final_text(record["completion"]).text, prompts[j]):
             parsed = as_echo(parsed)
         echoes += parsed.echo
+        cut_off += bool(record is not None and record.get("cut_off"))
+        reasoning_only += bool(record is not None and record.get("reasoning_only"))
         tokens = (record["output_tokens"], record["reasoning_tokens"]) if record is not None else (0, 0)
         total = total + count_turn(parsed, parse_gold(turn["gold"]), *tokens)
-        details.append(_turn_detail(j, turn["gold"], parsed) | {"answered": record is not None})
+        details.append(_turn_detail(j, turn["gold"], parsed, record or {}) | {"answered": record is not None})
     answer = " ".join(detail["predicted"] for detail in details if detail["predicted"])
+    budgets = {record.get("max_tokens") for record in stored}
     return Score(
-        value=score_value(total, echoes),
+        value=score_value(total, echoes, cut_off, reasoning_only),
         answer=answer or INVALID_ANSWER,
         explanation=turn_table(details),
-        metadata={"turns": details},
+        metadata={
+            "turns": details,
+            "cut_off_turns": cut_off,
+            "reasoning_only_turns": reasoning_only,
+            "max_tokens": budgets.pop() if len(budgets) == 1 else None,
+        },
     )
 
 
@@ -203,14 +236,23 @@ def turn_table(details: Sequence[dict[str, Any]]) -> str:
     gold relations, relations read, what could not be read, and whether the turn was answered at all."""
     lines = ["| turn | gold | predicted | unreadable | answered |", "|---|---|---|---|---|"]
     for detail in details:
-        unreadable = ("echo of the prompt: " if detail.get("echo") else "") + "; ".join(
-            str(item) for item in detail["invalid"]
-        ).replace("|", "\\|")
+        invalid = "; ".join(str(item) for item in detail["invalid"]).replace("|", "\\|")
+        unreadable = "; ".join(
+            part for part in (_reply_note(detail), "echo of the prompt" if detail.get("echo") else "", invalid) if part
+        )
         lines.append(
             f"| {detail['turn']} | {detail['gold']} | {detail['predicted'] or '—'} | {unreadable} | "
             f"{'yes' if detail.get('answered', True) else 'no'} |"
         )
     return "\n".join(lines)
+
+
+def _reply_note(detail: Mapping[str, Any]) -> str:
+    """``cut off at 300 tokens`` / ``text only in the reasoning`` for a turn whose reply caused its loss."""
+    if detail.get("cause") == "cut_off":
+        tokens = detail.get("output_tokens")
+        return f"cut off at {'?' if tokens is None else tokens} tokens"
+    return "text only in the reasoning" if detail.get("cause") == "reasoning_only" else ""
 
 
 @scorer(metrics=scorer_metrics("dialogue_parsing_scorer"))

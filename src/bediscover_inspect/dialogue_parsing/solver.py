@@ -10,7 +10,8 @@ context for subsequent predictions". For each new turn j = 1, 2, … of the samp
 2. calls the active model with only ``[system prompt, that user prompt]`` — the system message(s) the solver
    chain put before the sample's input (the task's first solver inserts the dataset's Table 12 prompt), so prompt
    size per turn is bounded by the window, however long the dialogue — with the task's reasoning switch;
-3. reads the final completion (:func:`relations.read_turn`: the relations of :func:`relations.parse_answer`,
+3. reads the final completion (by the reader's rule for a reply cut off at the budget,
+   :mod:`bediscover_inspect.labels`; :func:`relations.read_turn`: the relations of :func:`relations.parse_answer`,
    none valid when the answer echoes this turn's prompt) and keeps its valid relations as turn j's structure
    for later turns. Invalid ones (unknown label, head not j, parent not an utterance of the dialogue, an
    echo's) are logged but never shown to the model again.
@@ -37,6 +38,7 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Ge
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import JsonValue
 
+from ..causes import Reply, budget_sent, read_reply
 from ..thinking import thinking_kwargs
 from ..tokens import usage_tokens
 from .prompts import RELATIONS, user_prompt
@@ -58,19 +60,30 @@ def turn_prompt(edus: list[str], predicted: dict[int, str], new_turn: int) -> st
     return user_prompt(context, predicted_structure(predicted, new_turn), edus[new_turn])
 
 
-def turn_record(turn: int, prompt: str, output: ModelOutput, parsed: ParsedTurn) -> dict[str, Any]:
+def turn_record(
+    turn: int, prompt: str, output: ModelOutput, parsed: ParsedTurn, reply: Reply | None = None
+) -> dict[str, Any]:
     """The store record of one answered turn (JSON-serialisable, as the store is logged).
 
     Keys: ``turn`` (j), ``prompt`` (the user prompt of the turn, :func:`turn_prompt`), ``completion`` (the final
-    text, as read), ``echo`` (the completion echoes the prompt: relations module rule 6), ``relations`` (the valid relations read,
-    ``[x, y, label]`` each, in order), ``invalid`` (raw text of each invalid relation read), ``read`` (relation
-    patterns read), ``output_tokens`` and ``reasoning_tokens`` (the call's usage).
+    text, as the provider returned it), ``echo`` (the completion echoes the prompt: relations module rule 6),
+    ``relations`` (the valid relations read, ``[x, y, label]`` each, in order), ``invalid`` (raw text of each
+    invalid relation read), ``read`` (relation patterns read), ``output_tokens`` and ``reasoning_tokens`` (the
+    call's usage), and the turn's reply (:class:`~bediscover_inspect.causes.Reply`; of ``output`` with reasoning
+    off when not given): ``cut_off``, ``reasoning_only``, ``unfinished`` (cut off inside its reasoning: nothing
+    read), ``stop_reason`` and ``max_tokens``.
     """
     output_tokens, reasoning_tokens = usage_tokens(output)
+    reply = reply if reply is not None else read_reply(output)
     return {
         "turn": turn,
         "prompt": prompt,
         "completion": output.completion,
+        "cut_off": reply.cut_off,
+        "reasoning_only": reply.reasoning_only,
+        "unfinished": reply.unfinished,
+        "stop_reason": reply.stop_reason,
+        "max_tokens": reply.max_tokens,
         "echo": parsed.echo,
         "relations": [[relation.x, relation.y, relation.label] for relation in parsed.valid],
         "invalid": list(parsed.invalid),
@@ -126,6 +139,7 @@ def incremental_parser(reasoning: bool = False) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
         config = GenerateConfig(**thinking_kwargs(state.model.api, reasoning, model.config))
+        budget = budget_sent()
         dataset = state.metadata["dataset"]
         edus: list[str] = state.metadata["edus"]
         system = [message for message in state.messages if isinstance(message, ChatMessageSystem)]
@@ -141,9 +155,10 @@ def incremental_parser(reasoning: bool = False) -> Solver:
             prompt = turn_prompt(edus, predicted, j)
             user = ChatMessageUser(content=prompt)
             output = await model.generate([*system, user], config=config)
-            parsed = read_turn(output.completion, prompt, j, RELATIONS[dataset], len(edus))
+            reply = read_reply(output, reasoning, budget)
+            parsed = read_turn(reply.text, prompt, j, RELATIONS[dataset], len(edus), reply.cut_off)
             predicted[j] = format_relations(parsed.valid)
-            records.append(turn_record(j, prompt, output, parsed))
+            records.append(turn_record(j, prompt, output, parsed, reply))
             state.messages.append(user)
             state.messages.append(output.message)
             info: dict[str, JsonValue] = {"turn": j, "predicted": predicted[j], "invalid": list(parsed.invalid)}

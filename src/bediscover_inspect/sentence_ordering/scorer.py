@@ -1,7 +1,8 @@
 """Scorer of Task (4): read the order a model gave and compute the Re-BART measures per document.
 
 Answer reading: :func:`.parsing.parse_order` (the paper's ``<s n>`` markers, else a whole-answer list in another
-format, else invalid; the text after the last ``</think>`` only). Ids are 0-based shuffled indices; a sequence
+format, else invalid; the text after the last ``</think>`` only; a reply cut off at the budget counts only an order
+that places every sentence: :mod:`bediscover_inspect.labels`, "Cut off at the budget"). Ids are 0-based shuffled indices; a sequence
 that is not a permutation is scored as given (as Re-BART does); no order read → **invalid**: the empty sequence
 is scored (0 everywhere, LUMR 1) and ``invalid`` = 1.
 
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..causes import cause_metadata, cause_note, cause_of, cause_values, explained, state_reply
 from ..labels import final_text
 from ..measures import METRICS, measures_of, scorer_metrics
 from ..metrics import INVALID_ANSWER
@@ -76,25 +78,30 @@ def sentence_ordering_scorer() -> Scorer:
     Score value keys: ``pmr``, ``acc``, ``lcs`` (per-document ratios, correct positions and LCS length over n),
     ``skip``, ``kendall_tau``, ``lumr``, ``invalid``, ``other_format`` (0/1: read from another format than the
     paper's markers), ``echo`` (0/1: the prompt's sentences echoed in the order given, scored invalid),
+    ``cut_off`` and ``reasoning_only`` (:func:`~bediscover_inspect.causes.cause_values`),
     ``output_tokens``, ``reasoning_tokens`` and ``n_sentences`` (n, the weight of the micro Acc and LCS).
     ``Score.answer`` is the order read, as markers (:data:`INVALID_ANSWER` when none could be read, as in every
     task); ``Score.metadata`` says whether it names the gold ids
-    in some order (``permutation``) and which format it was read from (``format``).
+    in some order (``permutation``), which format it was read from (``format``) and the reply's ``cause``,
+    ``stop_reason`` and ``max_tokens`` (:func:`~bediscover_inspect.causes.cause_metadata`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         canonical = state.metadata["canonical_ids"]
         gold = canonicalise(state.metadata["gold_order"], canonical)
-        completion = state.output.completion if state.output else ""
-        parsed = parse_order(completion)
-        echo = echoes_sentences(final_text(completion).text, parsed.ids, prompt_text(state))
-        raw = [] if echo else list(parsed.ids)
+        reply = state_reply(state)
+        parsed = parse_order(reply.text)
+        echo = echoes_sentences(final_text(reply.text).text, parsed.ids, prompt_text(state))
+        unfinished = reply.cut_off and len(parsed.ids) != len(gold)  # a cut-off order must place every sentence
+        raw = [] if echo or unfinished else list(parsed.ids)
+        cause = cause_of(reply, not raw, echo, parsed.markup)
         pred = canonicalise(raw, canonical)
         values: dict[str, float | None] = {**document_scores(gold, pred)}
         values |= {
             "invalid": float(not raw),
             "other_format": float(bool(raw) and parsed.format != PAPER_FORMAT),
             "echo": float(echo),
+            **cause_values(reply),
             **token_values(state.output),
             "n_sentences": float(len(gold)),
         }
@@ -102,15 +109,18 @@ def sentence_ordering_scorer() -> Scorer:
         return Score(
             value=values,
             answer=marker_sequence(raw) if raw else INVALID_ANSWER,
-            explanation=(
+            explanation=explained(
+                cause_note(reply, cause),
                 "an echo of the prompt's sentences (invalid)"
                 if echo
                 else "no sentence marker found (invalid)"
+                if not raw and not reply.cut_off
+                else f"an unfinished order of {len(parsed.ids)} of {len(gold)} sentences (invalid)"
                 if not raw
                 else f"predicted {[i + 1 for i in raw]} vs gold {[i + 1 for i in state.metadata['gold_order']]}"
-                + ("" if is_permutation else " (not a permutation of the gold ids)")
+                + ("" if is_permutation else " (not a permutation of the gold ids)"),
             ),
-            metadata={"permutation": is_permutation, "format": parsed.format},
+            metadata={"permutation": is_permutation, "format": parsed.format, **cause_metadata(reply, cause)},
         )
 
     return score

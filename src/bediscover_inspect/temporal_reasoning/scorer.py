@@ -28,6 +28,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from ..causes import cause_metadata, cause_note, cause_of, cause_values, explained, state_reply
 from ..labels import copies_prompt, final_text
 from ..measures import scorer_metrics
 from ..metrics import INVALID_ANSWER
@@ -65,29 +66,39 @@ def tot_scorer() -> Scorer:
     """Score a ToT-Arithmetic answer: read the answer dict, compare it field by field with the gold dict.
 
     ``Score.value``: ``accuracy``, ``invalid`` and ``echo`` (0/1: invalid and a copy of the prompt,
-    :func:`~bediscover_inspect.labels.copies_prompt`), ``output_tokens``, ``reasoning_tokens``.
+    :func:`~bediscover_inspect.labels.copies_prompt`), ``cut_off`` and ``reasoning_only``
+    (:func:`~bediscover_inspect.causes.cause_values`), ``output_tokens``, ``reasoning_tokens``. The reply is read by
+    the reader's rule for a cut-off reply (:mod:`bediscover_inspect.labels`, "Cut off at the budget").
     ``Score.answer``: the dict read (as a string) or ``INVALID_ANSWER``. ``Score.metadata`` (viewer only):
     ``parsed_from`` (how the dict was read) and ``parse_notes`` (``"placeholder"`` when a template placeholder
-    value was ignored, ``"cut_off"`` when the answer was cut off inside a value: invalid). Returns ``None`` for samples of other datasets.
+    value was ignored, ``"cut_off"`` when the answer was cut off inside a value: invalid), and the reply's
+    ``cause``, ``stop_reason`` and ``max_tokens`` (:func:`~bediscover_inspect.causes.cause_metadata`). Returns
+    ``None`` for samples of other datasets.
     """
 
     async def score(state: TaskState, target: Target) -> Score | None:
         if state.metadata.get("dataset") != TOT_DATASET:
             return None
-        completion = state.output.completion if state.output is not None else ""
+        reply = state_reply(state)
         gold = parse_gold(str(state.metadata["gold"]))
-        parsed = parse_tot_answer(completion, list(gold))
-        echo = parsed.invalid and copies_prompt(final_text(completion).text, prompt_text(state))
+        parsed = parse_tot_answer(reply.text, list(gold))
+        echo = parsed.invalid and copies_prompt(final_text(reply.text).text, prompt_text(state))
+        cause = cause_of(reply, parsed.invalid, echo, "markup" in parsed.notes)
         return Score(
             value={
                 "accuracy": 1.0 if tot_correct(gold, parsed.value) else 0.0,
                 "invalid": 1.0 if parsed.invalid else 0.0,
                 "echo": 1.0 if echo else 0.0,
+                **cause_values(reply),
                 **token_values(state.output),
             },
             answer=str(parsed.value) if parsed.value is not None else INVALID_ANSWER,
-            explanation=completion,
-            metadata={"parsed_from": parsed.source, "parse_notes": list(parsed.notes)},
+            explanation=explained(cause_note(reply, cause), reply.completion),
+            metadata={
+                "parsed_from": parsed.source,
+                "parse_notes": list(parsed.notes),
+                **cause_metadata(reply, cause),
+            },
         )
 
     return score
