@@ -11,7 +11,8 @@ hash), so a replay of the same prompts gets the same answers and the same latenc
 Latency model: a call holds one of ``--slots`` parallel slots (an ``asyncio.Semaphore``; calls beyond the slots
 queue) for ``fixed + per_token × completion_tokens`` seconds, where ``completion_tokens`` counts the answer and
 its reasoning tokens (reported in ``usage.completion_tokens_details.reasoning_tokens``, as vLLM and OpenAI do; the
-reasoning text itself is not sent). ``GET /stats`` reports what the server saw since the last ``POST /reset``.
+reasoning text itself is not sent). ``POST /tokenize`` counts a chat request's prompt tokens as vLLM's endpoint
+does, with the same count as ``usage.prompt_tokens`` (:func:`tokens`). ``GET /stats`` reports what the server saw since the last ``POST /reset``.
 
 Inspect talks to it as to any OpenAI-compatible server (vLLM included):
 ``BENCH_BASE_URL=http://127.0.0.1:<port>/v1 BENCH_API_KEY=bench inspect eval … --model openai-api/bench/<name>``.
@@ -305,6 +306,11 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
             }
         )
 
+    async def tokenize(request: Request) -> JSONResponse:
+        # vLLM's /tokenize: the prompt tokens a chat request of these messages is billed (counted as usage is)
+        body = await request.json()
+        return JSONResponse({"count": sum(tokens(_text(m)) for m in body.get("messages") or [])})
+
     async def models(request: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": MODEL_NAME, "object": "model", "owned_by": "bench"}]})
 
@@ -322,6 +328,7 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
         routes=[
             Route("/v1/chat/completions", completions, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
+            Route("/tokenize", tokenize, methods=["POST"]),
             Route("/stats", stats, methods=["GET"]),
             Route("/reset", reset, methods=["POST"]),
             Route("/health", health, methods=["GET"]),

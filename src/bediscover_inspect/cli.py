@@ -31,6 +31,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
+from bediscover_inspect.plan.core import Plan, make_plan
+from bediscover_inspect.plan.cost import CostConfigError, model_prices
+from bediscover_inspect.plan.render import budget_verdict, one_line, render
+from bediscover_inspect.plan.spec import EvalGroup, RunSpec, SpecError, add_plan_arguments, add_run_arguments, run_spec
+from bediscover_inspect.plan.tokenizers import tokenizer_for
 from bediscover_inspect.run.calls import bound_calls
 from bediscover_inspect.run.entry import (
     EXIT_INTERRUPTED,
@@ -43,21 +48,17 @@ from bediscover_inspect.run.entry import (
 )
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
-from bediscover_inspect.run.options import add_arguments as add_run_bounds
-from bediscover_inspect.run.options import cap_error_counts, client_model_args, eval_set_options, whole_number
+from bediscover_inspect.run.options import cap_error_counts, client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
     TASK_NAMES,
     check_task_args,
-    one_line,
     task_error_message,
     task_function,
-    task_name_of,
     warnings_to_stderr,
 )
-
-DEFAULT_SEEDS: tuple[int, ...] = (0, 1, 42)
+from bediscover_inspect.tasks import one_line as message_line
 
 
 class UsageError(Exception):
@@ -104,11 +105,6 @@ def parse_kv(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
         except ValueError:
             out[key] = value
     return out
-
-
-def reasoning_modes(choice: str) -> list[bool]:
-    """``off`` -> ``[False]``, ``on`` -> ``[True]``, ``both`` -> ``[False, True]``."""
-    return {"off": [False], "on": [True], "both": [False, True]}[choice]
 
 
 def build_tasks(
@@ -207,7 +203,7 @@ def plain_message(exc: BaseException) -> str:
     -> ``Unable to initialise OpenAI client. No OPENAI_API_KEY … defined in the environment.``)."""
     import re
 
-    parts = [one_line(Exception(part)) for part in re.split(r"\n\s*\n", str(exc))]
+    parts = [message_line(Exception(part)) for part in re.split(r"\n\s*\n", str(exc))]
     parts = [part for part in parts if part]
     text = " ".join(part if i == len(parts) - 1 or part[-1] in ".:;!?" else f"{part}." for i, part in enumerate(parts))
     return re.sub(r"^error:\s*", "", text, flags=re.IGNORECASE)
@@ -302,7 +298,94 @@ def interrupts_stop_the_eval_set(grace: float = WIND_DOWN_SECONDS) -> Iterator[N
             signal.signal(sig, saved)
 
 
+def spec_of(args: argparse.Namespace) -> RunSpec:
+    """The :class:`~bediscover_inspect.plan.spec.RunSpec` of a ``bediscover run`` / ``plan`` command line.
+
+    Raises:
+        UsageError: a bad ``-T`` argument, or options that contradict each other (``--table`` with ``--tasks`` …).
+    """
+    try:
+        return run_spec(args, parse_kv(args.task_arg, "-T"))
+    except SpecError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def plan_of(spec: RunSpec, resume: bool = True, warn: bool = False) -> Plan:
+    """Count ``spec``'s run (:func:`bediscover_inspect.plan.core.make_plan`) with the model's tokenizer
+    (:func:`~bediscover_inspect.plan.tokenizers.tokenizer_for`) and the ``--model-cost-config`` prices.
+
+    Raises:
+        UsageError: an unreadable cost file; TaskNotAvailable, TaskArgumentError: see :func:`build_tasks`.
+    """
+    tokenizer, why = tokenizer_for(spec.model, spec.base_url)
+    notes = [f"prompt tokens by approximation: {why}"] if why else []
+    try:
+        prices = model_prices(spec.cost_config, spec.model) if spec.cost_config else None
+    except CostConfigError as exc:
+        raise UsageError(str(exc)) from exc
+
+    warned: set[str] = set()
+
+    def build(
+        names: Sequence[str], seeds: Sequence[int], modes: Sequence[bool], task_args: dict[str, Any]
+    ) -> list[Any]:
+        first = warn and not set(names) <= warned  # a task's data warnings once, not once per mode
+        warned.update(names)
+        return build_tasks(
+            names,
+            seeds,
+            modes,
+            spec.subset,
+            task_args,
+            model=spec.model,
+            reasoning_effort=spec.reasoning_effort,
+            warn=first,
+        )
+
+    return make_plan(spec, build, tokenizer, prices, notes, resume=resume)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """``bediscover plan``: print the plan of the ``bediscover run`` with the same arguments; exit 0, or
+    :data:`~bediscover_inspect.plan.render.EXIT_OVER_BUDGET` / ``EXIT_BUDGET_UNCHECKED`` under ``--budget``."""
+    spec = spec_of(args)
+    plan = plan_of(spec, warn=True)
+    print(render(plan, args.format))
+    code, line = budget_verdict(plan, spec.budget)
+    if code:
+        print(f"bediscover plan: {line}", file=sys.stderr)
+    return code
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    """``bediscover run``: the plan's one line (and ``--budget``'s check), then each group of evals of the
+    :class:`~bediscover_inspect.plan.spec.RunSpec` in turn (one for a run without ``--table``)."""
+    spec = spec_of(args)
+    if len(spec.groups) > 1 and (args.workers > 1 or args.shard):
+        raise UsageError(
+            f"--table {spec.table} runs its {len(spec.groups)} prompt variants one after another in one process; "
+            "drop --workers/--shard, or run one variant with --tasks and -T"
+        )
+    if args.worker is None and args.pieces is None:  # the first process prints the plan, a worker does not
+        plan = plan_of(spec)
+        code, line = budget_verdict(plan, spec.budget)
+        if code:
+            print(f"bediscover run: refused: {line}", file=sys.stderr)
+            return code
+        print(f"bediscover run: plan: {one_line(plan)}", flush=True)
+    code = 0
+    for group in spec.groups:
+        if group.label:
+            print(f"bediscover run: {group.label}", flush=True)
+        code = max(code, run_group(args, spec, group))
+        if code == EXIT_INTERRUPTED:
+            break
+    return code
+
+
+def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup) -> int:
+    """Run one :class:`~bediscover_inspect.plan.spec.EvalGroup` of ``spec`` (its tasks x modes x seeds) in this
+    process or over ``--workers``; returns the exit code."""
     from inspect_ai import eval_set
 
     from bediscover_inspect import workers
@@ -310,12 +393,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from ._inspect_compat import PrerequisiteError
 
-    repeated = sorted({seed for seed in args.seeds if args.seeds.count(seed) > 1})
-    if repeated:
-        raise UsageError(f"--seeds: {', '.join(map(str, repeated))} given more than once; give each seed once")
-    task_args = parse_kv(args.task_arg, "-T")
+    args.tasks, args.seeds = list(group.tasks), list(spec.seeds)
+    task_args = group.task_args
     model_args = client_model_args(args.model, parse_kv(args.model_arg, "-M"))
-    modes = reasoning_modes(args.reasoning)
+    modes = list(spec.modes)
     options = dict(subset=args.subset, task_args=task_args, model=args.model, reasoning_effort=args.reasoning_effort)
 
     def sizes_of(name: str) -> dict[str, int]:
@@ -332,7 +413,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         check_server(args.model, args.model_base_url, model_args)
     tasks = build_tasks(
         args.tasks,
-        args.seeds,
+        spec.seeds,
         modes,
         **options,
         cells=workers.one_cell_per_task(cells) if args.workers > 1 else cells,
@@ -348,16 +429,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
-    generate: dict[str, Any] = {}
-    if args.reasoning_effort:
-        generate["reasoning_effort"] = args.reasoning_effort
-    if args.max_connections:
-        generate["max_connections"] = args.max_connections
-    for name in ("max_tokens", "temperature", "top_p"):  # user flags win over the Table 7 presets
-        if getattr(args, name) is not None:
-            generate[name] = getattr(args, name)
-    if args.batch is not None:
-        generate["batch"] = True if args.batch == "true" else int(args.batch)
+    generate = spec.generate  # user flags win over the Table 7 presets
     with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
         bound_calls(model, args.timeout, watch.rate)
         logs: Sequence[Any] = []
@@ -379,6 +451,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                         display=args.display,
                         score_display=args.score_display,
                         log_realtime=args.log_realtime,
+                        model_cost_config=spec.cost_config,
                         **cap_error_counts(tasks, eval_set_options(args), args.limit),
                         **generate,
                     )
@@ -464,60 +537,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run tasks x seeds x reasoning modes through inspect_ai.eval_set (resumable)")
-    run.add_argument("--model", required=True, help="Inspect model, e.g. vllm/Qwen/Qwen3-8B, openai/gpt-5-mini")
-    run.add_argument(
-        "--tasks",
-        nargs="+",
-        type=task_name_of,
-        default=list(TASK_NAMES),
-        metavar="TASK",
-        help=f"tasks to run (default: all): {' '.join(TASK_NAMES)}; a task's eval file (evals/<task>.py) also names it",
-    )
-    run.add_argument("--reasoning", choices=["off", "on", "both"], default="both")
-    run.add_argument("--seeds", nargs="+", type=int, default=list(DEFAULT_SEEDS))
-    run.add_argument("--subset", choices=["paper", "full"], default="paper")
-    run.add_argument("--log-dir", default="logs/bediscover", help="eval-set log directory (default %(default)s)")
-    run.add_argument("--limit", type=whole_number(1), default=None, help="samples per eval (testing)")
-    run.add_argument("-M", dest="model_arg", action="append", metavar="K=V", help="model argument (repeatable)")
-    run.add_argument(
-        "-T",
-        dest="task_arg",
-        action="append",
-        metavar="K=V",
-        help="task argument (repeatable); <task>.<arg>=v for one task only",
-    )
-    run.add_argument("--model-base-url", default=None)
-    run.add_argument(
-        "--reasoning-effort",
-        choices=["minimal", "low", "medium", "high"],
-        default=None,
-        help="OpenAI reasoning models (the paper: gpt-5-mini low / high)",
-    )
-    run.add_argument(
-        "--batch",
-        nargs="?",
-        const="true",
-        default=None,
-        help="use the provider's batch API (OpenAI); optional batch size",
-    )
-    run.add_argument("--max-connections", type=int, default=None)
-    run.add_argument("--max-tokens", type=int, default=None, help="override the Table 7 max_tokens preset")
-    run.add_argument("--temperature", type=float, default=None, help="override the Table 7 temperature preset")
-    run.add_argument("--top-p", type=float, default=None, help="override the Table 7 top_p preset")
-    run.add_argument("--max-tasks", type=int, default=None)
-    run.add_argument("--max-samples", type=int, default=None)
-    run.add_argument("--display", default=None, choices=["full", "conversation", "rich", "plain", "log", "none"])
-    run.add_argument(
-        "--score-display",
-        action="store_true",
-        help="recompute the scores while the evals run (Inspect's live scores; off by default: with several evals "
-        "at once they hold Inspect's event loop a large share of the time); the final scores are the same",
-    )
-    from bediscover_inspect.workers import add_arguments as add_scale_arguments
-
-    add_scale_arguments(run)
-    add_run_bounds(run)
+    add_run_arguments(run)
     run.set_defaults(func=cmd_run)
+
+    plan = sub.add_parser(
+        "plan", help="what `bediscover run` with the same arguments will send and cost, counted before it runs"
+    )
+    add_run_arguments(plan)
+    add_plan_arguments(plan)
+    plan.set_defaults(func=cmd_plan)
 
     report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
     report.add_argument("--log-dir", required=True)

@@ -1,0 +1,192 @@
+"""``bediscover plan``: what a :class:`~bediscover_inspect.plan.spec.RunSpec` will send, counted before it runs.
+
+:func:`make_plan` builds each task once per group and reasoning mode (a task's seeds ask the same samples),
+renders and counts its prompts (:mod:`.count`), reads which samples a resume keeps from the log directory
+(:func:`finished_samples`) and prices the result (:mod:`.cost`). :class:`Plan` holds the rows and the totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bediscover_inspect.plan.cost import BATCH_PRICE_FACTOR, Prices
+from bediscover_inspect.plan.count import GOLD_STRUCTURE_NOTE, EvalCount, Row, count_samples, rows_of
+from bediscover_inspect.plan.spec import RunSpec
+from bediscover_inspect.plan.tokenizers import Tokenizer
+
+BuildTasks = Callable[[Sequence[str], Sequence[int], Sequence[bool], dict[str, Any]], list[Any]]
+"""``(task names, seeds, modes, task args) -> built tasks``, task-major then mode then seed
+(:func:`bediscover_inspect.cli.build_tasks`)."""
+
+
+@dataclass
+class Plan:
+    """A counted run.
+
+    Attributes:
+        spec: what runs.
+        rows: one per eval and dataset (:class:`~.count.Row`).
+        tokenizer: what counted the prompt tokens (``None``: not counted).
+        prices: the model's prices (``None``: no ``--model-cost-config`` entry).
+        batch: ``--batch`` is set (non-incremental calls at :data:`~.cost.BATCH_PRICE_FACTOR`).
+        notes: what the plan could not count, or counted by approximation, one line each.
+    """
+
+    spec: RunSpec
+    rows: list[Row]
+    tokenizer: Tokenizer | None
+    prices: Prices | None = None
+    batch: bool = False
+    notes: list[str] = field(default_factory=list)
+    expected: dict[tuple[str, bool], tuple[float, float, float]] = field(default_factory=dict)
+    """``(task, reasoning) -> (mean, 90th percentile, mean reasoning)`` output tokens per call, from
+    ``--from-logs``."""
+
+    def expected_cost(self) -> float | None:
+        """The cost at the expected (mean) output tokens per call; ``None`` without :attr:`expected` for every
+        row's task and mode, or without prices."""
+        if not self.expected or any((row.task, row.reasoning) not in self.expected for row in self.rows):
+            return None
+        return self.cost(self.rows, lambda row: row.calls * self.expected[(row.task, row.reasoning)][0])
+
+    def cost(self, rows: Sequence[Row], output_of: Callable[[Row], float | None]) -> float | None:
+        """USD of ``rows`` at :attr:`prices`, with ``output_of(row)`` output tokens per row; ``None`` when a price,
+        a prompt count or an output count is missing."""
+        if self.prices is None:
+            return None
+        total = 0.0
+        for row in rows:
+            output = output_of(row)
+            if row.prompt_tokens is None or output is None:
+                return None
+            factor = BATCH_PRICE_FACTOR if self.batch and not row.incremental else 1.0
+            total += self.prices.cost(row.prompt_tokens, output, factor)
+        return total
+
+    def totals(self, rows: Sequence[Row] | None = None) -> dict[str, Any]:
+        """The figures of ``rows`` (all by default): evals, samples, samples a resume skips, calls, prompt tokens,
+        output ceiling and ceiling cost (``None`` where not counted)."""
+        rows = self.rows if rows is None else rows
+        prompt = [row.prompt_tokens for row in rows]
+        ceiling = [row.output_ceiling for row in rows]
+        return {
+            "evals": len({(row.group, row.task, row.reasoning, row.seed) for row in rows}),
+            "samples": sum(row.samples for row in rows),
+            "samples_done": sum(row.samples_done for row in rows),
+            "calls": sum(row.calls for row in rows),
+            "prompt_tokens": None if None in prompt else sum(p or 0 for p in prompt),
+            "prompt_tokens_exact": bool(self.tokenizer and self.tokenizer.exact),
+            "output_ceiling": None if None in ceiling else sum(c or 0 for c in ceiling),
+            "cost_ceiling": self.cost(rows, lambda row: row.output_ceiling),
+        }
+
+
+def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str, str, bool, int], frozenset[Any]]:
+    """``(group label, task, reasoning, seed) -> ids of the samples a resume keeps``, from the logs of ``model`` in
+    ``log_dir`` (nothing when it does not exist).
+
+    A finished eval (status ``success``) keeps every sample; an unfinished one the samples its log holds that
+    completed without error (what Inspect's eval set reuses when it resumes the eval). A log is matched to an eval
+    by task, reasoning mode, seed and the group's own task arguments; the newest such log counts.
+    """
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    from bediscover_inspect.logdir import kind
+    from bediscover_inspect.split import cell_of, split_of
+    from bediscover_inspect.workers import logs_in
+
+    if kind(log_dir) != "dir":
+        return {}
+    headers = sorted(
+        (log for log in logs_in(log_dir) if log.eval.model == model and split_of(log) is None),
+        key=lambda log: str(log.eval.created),
+    )
+    found: dict[tuple[str, str, bool, int], frozenset[Any]] = {}
+    for group in spec.groups:
+        for log in headers:
+            cell = cell_of(log)
+            if cell is None or cell[0] not in group.tasks or not _same_args(log, group.task_args, cell[0]):
+                continue
+            key = (group.label, *cell)
+            if log.status == "success":
+                found[key] = frozenset({"*"})
+                continue
+            summaries = read_eval_log_sample_summaries(log.location)
+            found[key] = frozenset(s.id for s in summaries if s.error is None and s.completed is not False)
+    return found
+
+
+def _same_args(log: Any, task_args: dict[str, Any], task: str) -> bool:
+    """Whether ``log`` was run with the group's arguments for ``task`` (``<task>.<arg>`` and shared keys)."""
+    passed = log.eval.task_args_passed or {}
+    for key, value in task_args.items():
+        prefix, dot, arg = key.partition(".")
+        if dot and prefix != task:
+            continue
+        name = arg if dot else key
+        if _norm(passed.get(name)) != _norm(value):
+            return False
+    return True
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_norm(v) for v in value)
+    if isinstance(value, str) and "," in value:
+        return tuple(v.strip() for v in value.split(","))
+    return value
+
+
+def make_plan(
+    spec: RunSpec,
+    build: BuildTasks,
+    tokenizer: Tokenizer | None,
+    prices: Prices | None = None,
+    notes: Sequence[str] = (),
+    resume: bool = True,
+) -> Plan:
+    """Count ``spec``'s run: every group's tasks built by ``build`` once per reasoning mode (the first seed), their
+    prompts counted by ``tokenizer``, the samples finished in ``spec.log_dir`` left out (``resume``).
+
+    Raises:
+        whatever ``build`` raises for a task that refuses its arguments or misses its data.
+    """
+    done = finished_samples(spec.log_dir, spec.model, spec) if resume else {}
+    max_tokens = spec.generate.get("max_tokens")
+    evals: list[EvalCount] = []
+    for group in spec.groups:
+        for task_name in group.tasks:
+            for reasoning in spec.modes:
+                [task] = build([task_name], spec.seeds[:1], [reasoning], group.task_args)
+                samples, incremental = count_samples(task, reasoning, spec.limit, tokenizer)
+                budget = max_tokens if max_tokens is not None else task.config.max_tokens
+                for seed in spec.seeds:
+                    kept = done.get((group.label, task_name, reasoning, int(seed)), frozenset())
+                    evals.append(
+                        EvalCount(
+                            group.label,
+                            task_name,
+                            reasoning,
+                            int(seed),
+                            samples,
+                            budget,
+                            frozenset(samples) if "*" in kept else kept,
+                            incremental,
+                        )
+                    )
+    rows = rows_of(evals)
+    out_notes = list(notes)
+    if any(row.incremental for row in rows):
+        out_notes.append(GOLD_STRUCTURE_NOTE)
+    if any(row.output_ceiling is None for row in rows):
+        out_notes.append("output ceiling not counted: no max_tokens is set for some evals (the provider's default)")
+    if tokenizer is None:
+        out_notes.append("prompt tokens not counted")
+    if prices is None:
+        out_notes.append(
+            f"cost not priced: no prices for {spec.model}"
+            + (f" in {spec.cost_config}" if spec.cost_config else " (give --model-cost-config FILE)")
+        )
+    return Plan(spec, rows, tokenizer, prices, bool(spec.generate.get("batch")), out_notes)
