@@ -510,10 +510,11 @@ def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str)
     """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
 
     The code is 130 (:data:`~bediscover_inspect.cli.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
-    when a worker was killed by a signal (the line names it and the signal), else the largest worker code (0 when
-    every worker finished its evals); every unfinished run gets the resume hint.
+    when a worker was killed by a signal (the line names it, the signal, its likely cause and the fix), else the
+    largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
     """
     from bediscover_inspect.cli import EXIT_INTERRUPTED, RESUME_HINT
+    from bediscover_inspect.models.health import cause_and_fix
 
     codes = [code for code, _ in results]
     killed = [(j, -code) for j, code in enumerate(codes, start=1) if code < 0]
@@ -521,7 +522,7 @@ def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str)
     code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else 1 if killed else max(codes, default=0)
     line = f"bediscover run: {done}/{evals} evals complete in {log_dir} ({len(results)} workers)"
     for j, signum in killed:
-        line += f"; worker {j}/{len(results)} was killed by {_signal_name(signum)}"
+        line += f"; worker {j}/{len(results)} was killed by {_signal_name(signum)} ({cause_and_fix(signum)})"
     if code == EXIT_INTERRUPTED:
         return code, f"{line}; interrupted ({RESUME_HINT})"
     if code or done < evals:

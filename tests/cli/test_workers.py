@@ -439,7 +439,8 @@ def test_a_killed_worker_is_named_and_its_started_log_is_replaced_on_resume(tmp_
     assert proc.returncode == 1, output[-3000:]
     last = output.rstrip().splitlines()[-1]
     assert last.startswith(f"bediscover run: 2/4 evals complete in {log_dir} (2 workers); ")
-    assert "; worker 2/2 was killed by SIGKILL; 2 unfinished (re-run the same command to resume" in last
+    assert "; worker 2/2 was killed by SIGKILL (likely cause: most likely the kernel's out-of-memory killer" in last
+    assert "; 2 unfinished (re-run the same command to resume" in last
     assert "(started)" in output  # the killed worker's evals: unfinished, shown as such
     statuses = Counter(read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir)))
     assert statuses == {"success": 2, "started": 2}

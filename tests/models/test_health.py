@@ -100,3 +100,17 @@ def test_embedded_model_runs_a_long_prompt_in_a_child() -> None:
     assert ok, line
     prompt_tokens = int(line.split(": ")[1].split("-token")[0])
     assert 550 < prompt_tokens < 700
+
+
+def test_a_worker_killed_by_sigill_is_named_with_cause_and_fix_in_the_closing_line() -> None:
+    from bediscover_inspect.cli import RESUME_HINT
+    from bediscover_inspect.workers import outcome
+
+    code, line = outcome([(0, 2), (-signal.SIGILL, 0)], 4, "logs")
+    assert code == 1
+    assert line == (
+        "bediscover run: 2/4 evals complete in logs (2 workers); worker 2/2 was killed by SIGILL ("
+        + health.cause_and_fix(signal.SIGILL)
+        + f"); 2 unfinished ({RESUME_HINT})"
+    )
+    assert "fix: run `make rebuild-llama`" in line

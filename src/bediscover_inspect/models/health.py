@@ -84,10 +84,13 @@ def signal_line(signum: int, who: str = "the embedded model's process") -> str:
     except ValueError:
         name = f"signal {signum}"
     description = signal.strsignal(signum) or name
+    return f"error: {who} was killed by {name} ({description}): {cause_and_fix(signum)}"
+
+
+def cause_and_fix(signum: int) -> str:
+    """``likely cause: …; fix: …`` for a process killed by ``signum`` (:data:`CAUSES`; no fix for outside signals)."""
     cause, fix = CAUSES.get(signum, ("it was sent from outside the process (a user, a supervisor, a time limit)", ""))
-    return f"error: {who} was killed by {name} ({description}): likely cause: {cause}" + (
-        f"; fix: {fix}" if fix else ""
-    )
+    return f"likely cause: {cause}" + (f"; fix: {fix}" if fix else "")
 
 
 def long_prompt(n_sentences: int = 36) -> str:
