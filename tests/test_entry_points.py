@@ -9,7 +9,7 @@ import sys
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from bediscover_inspect.metrics import measures_by_group
+from bediscover_inspect.evallogs.results import measures_by_group
 from tests.conftest import REPO_ROOT
 
 

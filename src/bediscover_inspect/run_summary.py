@@ -17,7 +17,7 @@ the log directory, on the first row of each log; and, when some row's run depart
 ``differs``: what it does differently (``--limit``, ``-T per_dataset``, a data file that is not the pinned one,
 generate settings other than Table 7's …), the text of ``bediscover report``'s ``differs`` column
 (:func:`bediscover_inspect.report.setting.log_differences`). A line under the rows says what ± and ``differs``
-are. Every other number stays in the logs (``inspect view``, :func:`bediscover_inspect.metrics.read_results`).
+are. Every other number stays in the logs (``inspect view``, :func:`bediscover_inspect.evallogs.results.read_results`).
 
 Under the table (:func:`reply_lines`), counted over every reply of the run (a dialogue-parsing turn is one reply):
 one line when replies came back with their text only in the reasoning (empty content, non-empty reasoning: the
@@ -34,7 +34,8 @@ from typing import Any
 
 from .analysis import eval_seed
 from .measures import SCORERS, headline
-from .metrics import PRIMARY_GROUP_KEY, read_results
+from .metrics import PRIMARY_GROUP_KEY
+from .evallogs.results import read_results
 from .presets import reasoning_flag
 
 MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}
@@ -112,7 +113,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                 "differs": "",
             }
         ]
-    from .report.logs import run_facts
+    from .evallogs.scores import run_facts
     from .report.setting import log_differences
 
     counts = samples_per_dataset(log)

@@ -11,7 +11,7 @@ A part's log records the split in its task metadata (:data:`SPLIT`). Once every 
 :func:`merge_parts` writes the eval's log: the parts' samples under the whole task's header, metrics recomputed
 from them by Inspect (:func:`inspect_ai.log.recompute_metrics`), so it is the log one process would have written.
 ``report``, ``compare`` and ``rescore`` read that log; a part log is never used as a run
-(:func:`bediscover_inspect.report.logs.read_log_scores`).
+(:func:`bediscover_inspect.evallogs.scores.read_log_scores`).
 
 The log directory decides a re-run's split (:func:`plan`): an eval that has a log of the whole task (finished, or
 interrupted: Inspect resumes it) is not split, and one with part logs keeps their split, so a run resumed with
@@ -130,7 +130,7 @@ def split_of(log: Any) -> dict[str, Any] | None:
 
 def cell_of(log: Any) -> Cell | None:
     """A log's (task, reasoning on, seed); ``None`` when its generate config has no seed."""
-    from bediscover_inspect.report.logs import parameters_of, short_task_name
+    from bediscover_inspect.evallogs.scores import parameters_of, short_task_name
 
     config = getattr(log.plan, "config", None)
     seed = getattr(config, "seed", None)
@@ -217,7 +217,7 @@ def merged_log(parts: Sequence[Any]) -> Any:
 
     from inspect_ai.log import recompute_metrics
 
-    from bediscover_inspect.report.logs import short_task_name
+    from bediscover_inspect.evallogs.scores import short_task_name
     from bediscover_inspect.tasks import task_function
 
     task_function(short_task_name(parts[0].eval.task))  # registers the task's scorers and metrics
@@ -273,7 +273,7 @@ def _write(log: Any, log_dir: str) -> Any:
     ``created`` the first part's)."""
     from inspect_ai.log import write_eval_log
 
-    from bediscover_inspect.report.logs import short_task_name
+    from bediscover_inspect.evallogs.scores import short_task_name
 
     created = str(log.eval.created).replace(":", "-").replace("+", "-")
     task = short_task_name(log.eval.task).replace("_", "-")

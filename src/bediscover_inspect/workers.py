@@ -232,7 +232,7 @@ def calls_per_cell(cells: Sequence[tuple[Any, ...]], tasks: Sequence[Any], limit
 
 
 def _exists(log_dir: str) -> bool:
-    from bediscover_inspect.logdir import kind
+    from bediscover_inspect.evallogs.store import kind
 
     return kind(log_dir) == "dir"
 
@@ -241,7 +241,7 @@ def logs_in(log_dir: str) -> list[Any]:
     """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves)."""
     from inspect_ai.log import list_eval_logs
 
-    from bediscover_inspect.logdir import read_headers
+    from bediscover_inspect.evallogs.store import read_headers
 
     # an unreadable file counts as unfinished
     return [log for log in read_headers(list_eval_logs(log_dir)) if not isinstance(log, Exception)]
@@ -318,7 +318,7 @@ def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
     Each worker's or shard's Inspect eval set writes the file with its own tasks only, so the last one to finish
     would otherwise hide the others' from the viewer's eval-set page."""
     from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
-    from bediscover_inspect.logdir import filesystem
+    from bediscover_inspect.evallogs.store import filesystem
 
     eval_set_id = eval_set_id_for_log_dir(log_dir)
     newest: dict[str, Any] = {}

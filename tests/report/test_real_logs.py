@@ -10,7 +10,7 @@ from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.report.build import build_report
-from bediscover_inspect.report.logs import ReportWarning
+from bediscover_inspect.evallogs.scores import ReportWarning
 from tests.helpers import scripted_model
 
 

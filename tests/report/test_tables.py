@@ -15,7 +15,7 @@ from inspect_ai.solver import generate
 
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.build import build_report
-from bediscover_inspect.report.logs import NO_MEASURES, NOT_OURS, UNREADABLE, ReportWarning, read_log_scores
+from bediscover_inspect.evallogs.scores import NO_MEASURES, NOT_OURS, UNREADABLE, ReportWarning, read_log_scores
 from bediscover_inspect.report.matching import match_paper, paper_model_name
 from bediscover_inspect.report.paper import load_paper_results
 from tests.helpers import scripted_model
@@ -559,7 +559,7 @@ def test_samples_column_counts_each_groups_own_samples(template, tmp_path):
 
 
 def test_group_samples_of_the_relation_scorer_and_disrpt_groups():
-    from bediscover_inspect.report.logs import group_samples
+    from bediscover_inspect.evallogs.scores import group_samples
 
     counts = {"tbd": 2, "tdd-man": 3, "tot-arithmetic": 4}
     # temporal reasoning's relation scorer scores TBD and TDD-Man only: its overall row holds 2 + 3

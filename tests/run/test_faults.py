@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from bediscover_inspect.metrics import measures_by_group
+from bediscover_inspect.evallogs.results import measures_by_group
 
 from .conftest import MODEL, SMALL_RUN, bediscover_run, finish, free_port, read_results, run_against
 

@@ -23,7 +23,7 @@ from bediscover_inspect.discourse_markers.prompts import JUST_LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.discourse_relations.prompts import LABELS as DISRPT_LABELS
 from bediscover_inspect.discourse_relations.task import discourse_relations
-from bediscover_inspect.metrics import measures_by_group
+from bediscover_inspect.evallogs.results import measures_by_group
 from bediscover_inspect.sentence_ordering.parsing import parse_order
 from bediscover_inspect.sentence_ordering.task import sentence_ordering
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS

@@ -15,6 +15,7 @@ from inspect_ai.scorer import SampleScore, Score, aggregate, mean, scorer, stder
 from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
 
 from bediscover_inspect import metrics as m
+from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.discourse_markers.dataset import load_dataset
 from bediscover_inspect.measures import METRICS
 from tests.helpers import answer_with
@@ -203,7 +204,7 @@ def test_the_log_holds_every_measure_per_group_with_a_standard_error(tmp_path):
         "weighted_f1_stderr",
         "weighted_f1_c3",
     } <= set(names)
-    rows = {(r["measure"], r["group_key"], r["group"]): r for r in m.read_results(log)}
+    rows = {(r["measure"], r["group_key"], r["group"]): r for r in read_results(log)}
     # c1 answers A: right on the two A items; c2, c3 answer B: right on their two B items -> 6/12
     assert rows[("accuracy", "all", "all")]["value"] == 0.5
     assert rows[("accuracy", "dataset", "c1")]["value"] == 0.5
@@ -239,7 +240,7 @@ def test_epochs_pool_every_answer(tmp_path):
         log_dir=str(tmp_path),
         max_connections=1,
     )
-    rows = {(r["measure"], r["group"]): r["value"] for r in m.read_results(log)}
+    rows = {(r["measure"], r["group"]): r["value"] for r in read_results(log)}
     assert rows[("accuracy", "all")] == 0.5 and rows[("weighted_recall", "all")] == 0.5
     assert rows[("invalid", "all")] == 0.0
 

@@ -42,7 +42,7 @@ def test_every_label_form_is_read_as_a_careful_reader_reads_it(tmp_path, make_ta
 
 
 def test_sentence_ordering_echo_of_the_prompt_is_invalid_and_counted(tmp_path):
-    from bediscover_inspect.metrics import measures_by_group
+    from bediscover_inspect.evallogs.results import measures_by_group
     from bediscover_inspect.sentence_ordering.task import sentence_ordering
 
     log = _run(tmp_path, sentence_ordering(dataset="nips-abs"), lambda messages: messages[-1].text, limit=4)

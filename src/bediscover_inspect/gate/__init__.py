@@ -6,6 +6,6 @@
 * :mod:`.compare_output` — terminal table, markdown, JSON, plot and the command line of ``compare``;
 * :mod:`.rescore` — re-scoring logs with the current scorers (``bediscover rescore``).
 
-The gate reads logs through :mod:`bediscover_inspect.report.logs`; ``report`` never imports the gate. See
+The gate reads logs through :mod:`bediscover_inspect.evallogs.scores`; ``report`` never imports the gate. See
 ``docs/regression_testing.md``.
 """

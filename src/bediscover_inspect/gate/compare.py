@@ -12,9 +12,9 @@ pooled), test each cell (:func:`test_cell`), then correct the family of p-values
 verdicts (:func:`give_verdicts`).
 
 Pairing. Each side is a log directory (the successful suite logs, one per run, chosen as
-:func:`bediscover_inspect.report.logs.read_log_scores` chooses them) or one log file. A run is (task, variant,
+:func:`bediscover_inspect.evallogs.scores.read_log_scores` chooses them) or one log file. A run is (task, variant,
 reasoning mode, seed) — the variant being the task parameters other than dataset selectors
-(:func:`~bediscover_inspect.report.logs.variant_of`). Runs are paired on that key. Within a run pair the samples
+(:func:`~bediscover_inspect.evallogs.scores.variant_of`). Runs are paired on that key. Within a run pair the samples
 expected are those either log was asked to run (``log.eval.dataset.sample_ids`` × ``log.eval.config.epochs``),
 paired on (sample id, epoch): a candidate run on fewer samples or epochs than its baseline is incomplete.
 

@@ -88,7 +88,7 @@ def _groups_of(metadata: dict[str, Any]) -> dict[str, str]:
 
 def _run_of(path: str, log: Any) -> Run:
     from bediscover_inspect.metrics import INVALID_ANSWER
-    from bediscover_inspect.report.logs import run_facts
+    from bediscover_inspect.evallogs.scores import run_facts
 
     facts = run_facts(path, log)
     samples: dict[tuple[str, int], SampleRow] = {}
@@ -137,7 +137,7 @@ def _finite(value: Any) -> bool:
 
 
 def _parameters(log: Any) -> dict[str, Any]:
-    from bediscover_inspect.report.logs import setting_parameters
+    from bediscover_inspect.evallogs.scores import setting_parameters
 
     return setting_parameters(log)
 
@@ -159,7 +159,7 @@ def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -
     """The runs of a log directory (one successful log per run) or of one log file, samples included; either a
     local path or an fsspec URL (``s3://bucket/run``).
 
-    A directory is read as :func:`bediscover_inspect.report.logs.read_log_scores` reads it. What the report only
+    A directory is read as :func:`bediscover_inspect.evallogs.scores.read_log_scores` reads it. What the report only
     notes makes the side incomplete here (:attr:`Side.incomplete`, one line each): a log that cannot be read, a
     suite log without the suite's measures, a log that ended with status ``error``, ``cancelled`` or ``started``
     when no successful log of its run (same task, model, variant, reasoning mode, seed) replaces it, two models
@@ -169,7 +169,7 @@ def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -
     Raises:
         CompareError: the path does not exist, or a single log file given is not a log of the suite.
     """
-    from bediscover_inspect.logdir import kind
+    from bediscover_inspect.evallogs.store import kind
 
     path = str(path)
     try:
@@ -186,7 +186,7 @@ def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -
 def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
     from inspect_ai.log import read_eval_log
 
-    from bediscover_inspect.report.logs import short_task_name
+    from bediscover_inspect.evallogs.scores import short_task_name
 
     try:
         log = read_eval_log(path)
@@ -205,7 +205,7 @@ def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
 def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
     from inspect_ai.log import read_eval_log
 
-    from bediscover_inspect.report.logs import (
+    from bediscover_inspect.evallogs.scores import (
         NO_MEASURES,
         NOT_OURS,
         SUPERSEDED,

@@ -76,9 +76,9 @@ def _log_files(source: str) -> list[str]:
     """The log files under the directory ``source`` (local path or URL), sorted."""
     from inspect_ai.log import list_eval_logs
 
-    from bediscover_inspect.report.logs import _local_path
+    from bediscover_inspect.evallogs.store import local_path
 
-    return sorted(_local_path(info.name) for info in list_eval_logs(source, recursive=True))
+    return sorted(local_path(info.name) for info in list_eval_logs(source, recursive=True))
 
 
 def rescore_log(log: Any) -> Any:
@@ -117,7 +117,7 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
 
     from inspect_ai.log import read_eval_log, write_eval_log
 
-    from bediscover_inspect.logdir import filesystem, is_url, kind
+    from bediscover_inspect.evallogs.store import filesystem, is_url, kind
 
     source, out = str(source), str(out)
     try:

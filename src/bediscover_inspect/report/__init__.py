@@ -1,6 +1,5 @@
-"""Reports rebuilt from Inspect logs, one module per job.
+"""Reports rebuilt from Inspect logs (read through :mod:`bediscover_inspect.evallogs`), one module per job.
 
-* :mod:`.logs` — reading a log directory into a long table of measures (one successful log per run);
 * :mod:`.aggregate` — mean ± std over seeds and the 95 % interval; coverage warnings;
 * :mod:`.paper` / :mod:`.matching` — the paper's numbers (``paper_results.csv``) and matching our cells to them;
 * :mod:`.render` — paper-style tables; :mod:`.classes` — per-class scores and confusion matrices;

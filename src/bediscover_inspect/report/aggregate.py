@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from bediscover_inspect.measures import bounds_of, is_token_measure
-from bediscover_inspect.report.logs import GROUP_KEYS, RUN_KEYS
+from bediscover_inspect.evallogs.scores import GROUP_KEYS, RUN_KEYS
 
 Z95 = 1.959963984540054
 """Two-sided 95 % quantile of the standard normal distribution."""
@@ -21,7 +21,7 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
     reasoning's relation and ToT scorers both report ``accuracy`` over ``all``) are two cells, never pooled.
 
     Args:
-        scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores`.
+        scores: :attr:`~bediscover_inspect.evallogs.scores.LogScores.scores`.
         ddof: 0 for the population std (default, the paper's convention), 1 for the sample std.
 
     Returns:

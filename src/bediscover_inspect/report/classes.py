@@ -42,11 +42,11 @@ def pairs_of_log(log: Any) -> Pairs:
     """The gold and predicted labels, per dataset, of one whole log's samples scored by its task's label scorer
     (:data:`LABEL_SCORERS`).
 
-    Each log is read whole, once (:func:`bediscover_inspect.logdir.map_logs_async`): ``read_eval_log_samples``
+    Each log is read whole, once (:func:`bediscover_inspect.evallogs.store.map_logs_async`): ``read_eval_log_samples``
     re-reads the ``.eval`` archive's directory for every sample, which makes a paper-size log (thousands of
     samples) several times slower to read.
     """
-    from bediscover_inspect.report.logs import short_task_name
+    from bediscover_inspect.evallogs.scores import short_task_name
 
     scorer = LABEL_SCORERS[short_task_name(log.eval.task)]
     pairs: Pairs = defaultdict(lambda: ([], []))
@@ -65,9 +65,9 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
     """Per-class scores and confusion counts of every label-choice run in ``scores``.
 
     Args:
-        scores: :attr:`~bediscover_inspect.report.logs.LogScores.scores` (its ``log`` column names the logs used).
+        scores: :attr:`~bediscover_inspect.evallogs.scores.LogScores.scores` (its ``log`` column names the logs used).
         pairs: :func:`pairs_of_log` of each of the :func:`label_logs` of ``scores``
-            (:attr:`~bediscover_inspect.report.logs.LogScores.classes`).
+            (:attr:`~bediscover_inspect.evallogs.scores.LogScores.classes`).
         ddof: std convention over seeds.
 
     Returns:

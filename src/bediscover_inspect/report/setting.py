@@ -25,7 +25,7 @@ import pandas as pd
 
 from bediscover_inspect.data import REGISTRY
 from bediscover_inspect.data.select import subset_size
-from bediscover_inspect.report.logs import RUN_KEYS
+from bediscover_inspect.evallogs.scores import RUN_KEYS
 from bediscover_inspect.report.matching import normalised, paper_model_match, quantisation_of, same_dataset
 from bediscover_inspect.report.paper import TABLE7_GENERATION, table7_setting
 
@@ -111,7 +111,7 @@ def _any_model_max_tokens(tokens: Any, reasoning: str, task: str) -> list[str]:
 def log_differences(
     run: Mapping[str, Any], group_key: str, group: str, paper_models: Mapping[str, str] | None = None
 ) -> list[str]:
-    """What one log (a row of :attr:`~bediscover_inspect.report.logs.LogScores.runs`) does differently from the
+    """What one log (a row of :attr:`~bediscover_inspect.evallogs.scores.LogScores.runs`) does differently from the
     paper's setting, for the cell ``(group_key, group)``; empty when nothing differs (see the module docstring)."""
     out: list[str] = []
     scored, built = int(run["samples"]), run.get("dataset_samples")

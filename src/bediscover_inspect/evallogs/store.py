@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlparse
 
 T = TypeVar("T")
 
@@ -59,6 +60,14 @@ def check_log_dir(location: str | Path, what: str = "log directory") -> str:
     if not is_dir:
         raise NotADirectoryError(f"{what} is not a directory: {location}")
     return str(location)
+
+
+def local_path(name: str) -> str:
+    """A log location as the suite shows it: ``file:///a/b.eval`` -> ``/a/b.eval`` (the ``name`` of a
+    ``list_eval_logs`` entry); other locations, such as ``s3://``, are kept as they are."""
+    if name.startswith("file://"):
+        return unquote(urlparse(name).path)
+    return name
 
 
 def kind(location: str | Path) -> str:

@@ -1,7 +1,7 @@
 """Reading a log directory: the suite's successful logs, one per run, as a long table of measures.
 
 A run is one (task, model, setting, reasoning mode, seed). The measures come from each log's results through
-:func:`bediscover_inspect.metrics.read_results` (header only: no sample is read); the setting is the task's
+:func:`bediscover_inspect.evallogs.results.read_results` (header only: no sample is read); the setting is the task's
 resolved parameters recorded in its metadata (:mod:`bediscover_inspect.metadata`), so two logs of the same
 setting are one run whatever was typed on the command line. The seed is the generate config's ``seed``
 (``--seed``), the model ``log.eval.model``.
@@ -17,7 +17,8 @@ from typing import Any
 import pandas as pd
 
 from bediscover_inspect.metadata import BENCHMARK
-from bediscover_inspect.metrics import read_results
+from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.evallogs.store import local_path
 from bediscover_inspect.split import SPLIT
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
@@ -282,15 +283,6 @@ def run_facts(path: str, log: Any) -> dict[str, Any]:
     }
 
 
-def _local_path(name: str) -> str:
-    """``file:///a/b.eval`` -> ``/a/b.eval`` (other locations, such as ``s3://``, are kept as they are)."""
-    if name.startswith("file://"):
-        from urllib.parse import unquote, urlparse
-
-        return unquote(urlparse(name).path)
-    return name
-
-
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     text = text if len(text) <= 200 else text[:197] + "..."
@@ -319,7 +311,7 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     its gold and predicted labels (:attr:`LogScores.classes`).
 
     Everything is read in one event loop, so a store is read through one client
-    (:func:`bediscover_inspect.logdir.list_logs_async`).
+    (:func:`bediscover_inspect.evallogs.store.list_logs_async`).
 
     Only logs of this suite (task metadata ``benchmark: BeDiscovER``) with ``status == "success"`` are used, and
     of an eval split by dataset only the log merged from its parts (a part is listed as unfinished, :data:`SPLIT_PART`);
@@ -333,7 +325,7 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     Raises:
         FileNotFoundError: ``log_dir`` does not exist.
         NotADirectoryError: ``log_dir`` is not a directory.
-        OSError, ValueError: see :func:`bediscover_inspect.logdir.check_log_dir`.
+        OSError, ValueError: see :func:`bediscover_inspect.evallogs.store.check_log_dir`.
     """
     from bediscover_inspect._inspect_compat import run_coroutine
 
@@ -341,7 +333,7 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
 
 
 async def _read_log_scores(log_dir: str, classes: bool) -> LogScores:
-    from bediscover_inspect.logdir import list_logs_async, map_logs_async, read_headers_async
+    from bediscover_inspect.evallogs.store import list_logs_async, map_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
     read = _log_scores(infos, await read_headers_async(infos))
@@ -360,7 +352,7 @@ def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
     latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
     for info, log in zip(infos, headers, strict=True):
-        path = _local_path(info.name)
+        path = local_path(info.name)
         if isinstance(log, Exception):  # any unreadable file is reported and skipped, never fatal
             skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
             continue
