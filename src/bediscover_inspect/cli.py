@@ -487,8 +487,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from bediscover_inspect.report.build import build_report
     from bediscover_inspect.evallogs.scores import ReportWarning, read_log_scores
+    from bediscover_inspect.report.build import build_report
     from bediscover_inspect.report.matching import parse_paper_models
 
     out = Path(args.out)

@@ -33,9 +33,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .analysis import eval_seed
+from .evallogs.results import read_results
 from .measures import SCORERS, headline
 from .metrics import PRIMARY_GROUP_KEY
-from .evallogs.results import read_results
 from .presets import reasoning_flag
 
 MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}

@@ -17,9 +17,9 @@ from bediscover_inspect._inspect_compat import sample_state
 from bediscover_inspect.dialogue_parsing.relations import parse_gold
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
+from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import INVALID_ANSWER
-from bediscover_inspect.evallogs.results import read_results
 from tests.helpers import answer_with, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")

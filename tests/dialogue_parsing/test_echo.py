@@ -16,8 +16,8 @@ from bediscover_inspect._inspect_compat import sample_state
 from bediscover_inspect.dialogue_parsing.relations import ParsedTurn, as_echo, read_turn
 from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
-from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.evallogs.results import measures_by_group
+from bediscover_inspect.metrics import INVALID_ANSWER
 from tests.helpers import scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")

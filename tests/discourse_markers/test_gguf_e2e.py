@@ -8,8 +8,8 @@ from inspect_ai import eval as inspect_eval
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.discourse_markers.dataset import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.evallogs.results import measures_by_group
+from bediscover_inspect.metrics import INVALID_ANSWER
 
 
 @pytest.mark.gguf

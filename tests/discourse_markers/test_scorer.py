@@ -14,9 +14,9 @@ from bediscover_inspect.discourse_markers.aliases import ALIASES
 from bediscover_inspect.discourse_markers.dataset import DATASETS
 from bediscover_inspect.discourse_markers.prompts import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
+from bediscover_inspect.evallogs.results import measures_by_group
 from bediscover_inspect.labels import parse_label
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion
-from bediscover_inspect.evallogs.results import measures_by_group
 from tests.helpers import answer_with, scripted_model
 
 

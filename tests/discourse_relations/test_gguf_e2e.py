@@ -8,8 +8,8 @@ from inspect_ai import eval as inspect_eval
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.discourse_relations.prompts import LABELS, SYSTEM_PROMPT
 from bediscover_inspect.discourse_relations.task import discourse_relations
-from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.metrics import INVALID_ANSWER
 
 IDS = ["deu.pdtb.pcc_000", "eng.rst.oll_000", "zho.dep.scidtb_000"]
 

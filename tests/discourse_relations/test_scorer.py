@@ -13,8 +13,8 @@ from inspect_ai.scorer import SampleScore, Score, Target
 from bediscover_inspect.discourse_relations.prompts import LABELS
 from bediscover_inspect.discourse_relations.scorer import METRICS, discourse_relation_scorer
 from bediscover_inspect.discourse_relations.task import discourse_relations
-from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.metrics import INVALID_ANSWER
 
 from ..helpers import answer_with, output_with_usage, scripted_model
 

@@ -14,11 +14,11 @@ import pytest
 
 import bediscover_inspect.scoring
 from bediscover_inspect.cli import build_tasks
+from bediscover_inspect.evallogs.scores import read_log_scores
 from bediscover_inspect.gate.compare import compare
 from bediscover_inspect.gate.compare_output import render
 from bediscover_inspect.gate.rescore import rescore
 from bediscover_inspect.labels import ParsedLabel
-from bediscover_inspect.evallogs.scores import read_log_scores
 from bediscover_inspect.tasks import TASK_NAMES
 
 BASELINE = Path(__file__).resolve().parents[1] / "baseline"

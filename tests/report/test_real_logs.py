@@ -9,8 +9,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.report.build import build_report
 from bediscover_inspect.evallogs.scores import ReportWarning
+from bediscover_inspect.report.build import build_report
 from tests.helpers import scripted_model
 
 

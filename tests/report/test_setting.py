@@ -16,8 +16,8 @@ from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import REGISTRY
 from bediscover_inspect.discourse_markers.task import discourse_markers
-from bediscover_inspect.report.build import build_report
 from bediscover_inspect.evallogs.scores import ReportWarning, read_log_scores
+from bediscover_inspect.report.build import build_report
 from bediscover_inspect.report.setting import generation_differences, log_differences
 from tests.helpers import scripted_model
 from tests.report.test_tables import write_log

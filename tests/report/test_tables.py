@@ -13,9 +13,9 @@ from inspect_ai.log import EvalLog, EvalMetric, EvalScore, read_eval_log, write_
 from inspect_ai.scorer import includes, match
 from inspect_ai.solver import generate
 
+from bediscover_inspect.evallogs.scores import NO_MEASURES, NOT_OURS, UNREADABLE, ReportWarning, read_log_scores
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.build import build_report
-from bediscover_inspect.evallogs.scores import NO_MEASURES, NOT_OURS, UNREADABLE, ReportWarning, read_log_scores
 from bediscover_inspect.report.matching import match_paper, paper_model_name
 from bediscover_inspect.report.paper import load_paper_results
 from tests.helpers import scripted_model

@@ -12,8 +12,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import DataFileMissingError
-from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.sentence_ordering.dataset import DATASETS, load_dataset, record_to_sample
 from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT
 from bediscover_inspect.sentence_ordering.task import sentence_ordering

@@ -10,12 +10,12 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from sklearn.metrics import f1_score
 
+from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.evallogs.scores import read_log_scores
 from bediscover_inspect.measures import CATALOG, SCORERS, headline, measures_of, scorer_metrics
 from bediscover_inspect.metrics import INVALID_ANSWER
-from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.report.aggregate import aggregate
 from bediscover_inspect.report.build import build_report
-from bediscover_inspect.evallogs.scores import read_log_scores
 from tests.conftest import REPO_ROOT
 from tests.helpers import scripted_model
 

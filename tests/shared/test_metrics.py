@@ -15,8 +15,8 @@ from inspect_ai.scorer import SampleScore, Score, aggregate, mean, scorer, stder
 from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
 
 from bediscover_inspect import metrics as m
-from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.discourse_markers.dataset import load_dataset
+from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.measures import METRICS
 from tests.helpers import answer_with
 

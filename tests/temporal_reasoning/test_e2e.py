@@ -15,8 +15,8 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput, ModelUsage, get_model
 from sklearn.metrics import precision_recall_fscore_support
 
-from bediscover_inspect.metrics import micro_f1_stderr
 from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.metrics import micro_f1_stderr
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import REPO_ROOT

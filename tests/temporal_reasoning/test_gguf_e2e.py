@@ -6,8 +6,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
-from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.evallogs.results import read_results
+from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS, RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 

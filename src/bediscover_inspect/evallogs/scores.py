@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
+from bediscover_inspect.metadata import BENCHMARK
 from bediscover_inspect.split import SPLIT
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})

@@ -87,8 +87,8 @@ def _groups_of(metadata: dict[str, Any]) -> dict[str, str]:
 
 
 def _run_of(path: str, log: Any) -> Run:
-    from bediscover_inspect.metrics import INVALID_ANSWER
     from bediscover_inspect.evallogs.scores import run_facts
+    from bediscover_inspect.metrics import INVALID_ANSWER
 
     facts = run_facts(path, log)
     samples: dict[tuple[str, int], SampleRow] = {}

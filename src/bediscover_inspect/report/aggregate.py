@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from bediscover_inspect.measures import bounds_of, is_token_measure
 from bediscover_inspect.evallogs.scores import GROUP_KEYS, RUN_KEYS
+from bediscover_inspect.measures import bounds_of, is_token_measure
 
 Z95 = 1.959963984540054
 """Two-sided 95 % quantile of the standard normal distribution."""

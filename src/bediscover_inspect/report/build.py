@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from bediscover_inspect.evallogs.scores import SUPERSEDED, LogScores, ReportWarning, read_log_scores
 from bediscover_inspect.measures import is_token_measure
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.classes import write_class_tables
-from bediscover_inspect.evallogs.scores import SUPERSEDED, LogScores, ReportWarning, read_log_scores
 from bediscover_inspect.report.matching import normalised, paper_model_match, paper_model_names, with_paper
 from bediscover_inspect.report.plots import plot_reasoning_effort
 from bediscover_inspect.report.render import NOT_REPORTED, markdown, task_table
