@@ -376,7 +376,7 @@ def remove_superseded(log_dir: str, cells: Collection[Cell]) -> None:
     (a newest log cut short keeps the earlier ones beside it); called by the process that holds the log
     directory's lock for those evals (:mod:`bediscover_inspect.run.lock`), so no other process is writing them.
     A log that cannot be deleted stays (the run's table leaves it out all the same)."""
-    from bediscover_inspect.logdir import filesystem
+    from bediscover_inspect.evallogs.store import filesystem
     from bediscover_inspect.split import cell_of
 
     fs, _ = filesystem(log_dir)
