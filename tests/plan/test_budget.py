@@ -22,7 +22,10 @@ def _prices(tmp_path, input=1.0, output=2.0):
 
 def test_plan_prices_the_ceiling_from_the_cost_file(tmp_path, capsys):
     costs = _prices(tmp_path)
-    assert main(["plan", *ARGS, "--log-dir", str(tmp_path / "logs"), "--model-cost-config", costs, "--format", "json"]) == 0
+    assert (
+        main(["plan", *ARGS, "--log-dir", str(tmp_path / "logs"), "--model-cost-config", costs, "--format", "json"])
+        == 0
+    )
     plan = json.loads(capsys.readouterr().out)
     assert plan["calls"] == 2 and plan["output_ceiling"] == 2 * 4096
     # USD: prompt tokens at $1 and 8192 output tokens at $2 per million

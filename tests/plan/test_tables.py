@@ -53,9 +53,7 @@ def test_every_table_of_the_paper_is_there():
 def test_table_with_tasks_or_unknown_table_is_one_line_exit_2(capsys):
     assert main(["plan", "--model", "openai/gpt-5-mini", "--table", "5", "--tasks", "sentence_ordering"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == (
-        "bediscover plan: error: --table 5 sets the tasks, reasoning modes and seeds itself; drop --tasks"
-    )
+    assert err == ("bediscover plan: error: --table 5 sets the tasks, reasoning modes and seeds itself; drop --tasks")
     assert main(["plan", "--model", "openai/gpt-5-mini", "--table", "7"]) == 2
     assert "the paper has no table 7 of BeDiscovER results" in capsys.readouterr().err
 

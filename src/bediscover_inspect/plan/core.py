@@ -93,7 +93,7 @@ def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str,
     """
     from inspect_ai.log import read_eval_log_sample_summaries
 
-    from bediscover_inspect.logdir import kind
+    from bediscover_inspect.evallogs.store import kind
     from bediscover_inspect.split import cell_of, split_of
     from bediscover_inspect.workers import logs_in
 
