@@ -55,6 +55,12 @@ samples`` (some paired value changed, and the cell cannot decide: fewer than :da
 measure whose baseline-good pairs, all turning bad, could not reach Holm's first threshold ``alpha / cells``:
 :func:`can_decide`).
 
+Causes. For every cell, of the paired samples that got worse, how many the candidate newly lost to a reply cut
+off at the budget or with its text only in the reasoning (:func:`newly_lost`; the per-sample ``cut_off`` and
+``reasoning_only`` of :mod:`bediscover_inspect.causes`). A regressed cell whose drop they explain is still a
+regression of the configuration under test (exit 1), but the verdict line names them; a ``max_tokens`` that
+differs between the sides is noted (:func:`budget_notes`).
+
 Exit codes (:meth:`Comparison.exit_code`): 3 incomplete; else 1 when a cell regressed (or, with
 ``require_identical``, a paired sample's score changed); else 4 when a cell has too few samples (unless
 ``allow_untested``); else 0. 2 is a usage error or a refusal (raised as :class:`CompareError`).
@@ -131,7 +137,7 @@ NOT_RUN_CAUSES = "not in its log's sample list: --limit, --sample-id, a dataset 
 @dataclass
 class Cell:
     """One tested cell. Values are measure units (0–1); ``delta``, ``low``, ``high``, ``se`` and ``max_drop``
-    points."""
+    points. ``newly_worse``, ``newly_cut_off``, ``newly_reasoning_only``: the cause counts of :func:`newly_lost`."""
 
     run: str
     task: str
@@ -161,6 +167,9 @@ class Cell:
     p_holm: float = float("nan")
     verdict: str = NO_CHANGE
     scorer_named: bool = False
+    newly_worse: int = 0
+    newly_cut_off: int = 0
+    newly_reasoning_only: int = 0
 
     @property
     def shown_measure(self) -> str:
@@ -363,6 +372,45 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
             "p_value": ps.mcnemar_exact(worse, better),
         }
     return out
+
+
+def newly_lost(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> dict[str, int]:
+    """Why a cell's paired samples got worse: ``newly_worse`` (samples worse on the candidate: a 0/1 or mean measure
+    whose value moved the wrong way, a ratio whose numerator did — fewer true positives —, a label measure whose
+    answer was right and is not), and of those ``newly_cut_off`` and ``newly_reasoning_only`` (the candidate's
+    ``cut_off`` / ``reasoning_only`` value above the baseline's: :mod:`bediscover_inspect.causes`; a log without
+    them counts 0)."""
+    if measure.per_sample == "label":
+        worse = [a.answer == a.gold and b.answer != b.gold for a, b in zip(base, cand, strict=True)]
+    else:
+        values_a, values_b = _per_sample(measure, base)[0], _per_sample(measure, cand)[0]
+        moved = values_b - values_a if measure.higher_is_better else values_a - values_b
+        worse = list(np.nan_to_num(moved) < 0)
+
+    def rose(key: str) -> int:
+        return sum(
+            bool(w) and float(b.value.get(key) or 0.0) > float(a.value.get(key) or 0.0)
+            for w, a, b in zip(worse, base, cand, strict=True)
+        )
+
+    return {
+        "newly_worse": int(sum(worse)),
+        "newly_cut_off": rose("cut_off"),
+        "newly_reasoning_only": rose("reasoning_only"),
+    }
+
+
+def budget_notes(a: Run, b: Run) -> list[str]:
+    """A note when the ``max_tokens`` sent differs between a run pair's logs: the cut-off rates of the two sides
+    are then the budgets' as much as the models'."""
+    budgets = [run.generate.get("max_tokens") for run in (a, b)]
+    if budgets[0] == budgets[1]:
+        return []
+    shown = ["not set" if budget is None else str(budget) for budget in budgets]
+    return [
+        f"{run_name(a)}: the budget differs, max_tokens {shown[0]} (baseline) vs {shown[1]} (candidate): a change "
+        "in answers cut off at the budget (cut_off_rate) is the budget's as much as the model's"
+    ]
 
 
 def can_decide(cell: Cell, threshold: float) -> bool:
@@ -588,12 +636,9 @@ def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
                 if group_key == "dataset" and len(groups) == 1:
                     continue  # one dataset: its cell is the "all" cell
                 for group, members in sorted(groups.items()):
-                    result = test_cell(
-                        measure,
-                        [a.scores[scorer] for _, a, _ in members],
-                        [b.scores[scorer] for _, _, b in members],
-                        alpha,
-                    )
+                    base = [a.scores[scorer] for _, a, _ in members]
+                    cand = [b.scores[scorer] for _, _, b in members]
+                    result = test_cell(measure, base, cand, alpha) | newly_lost(measure, base, cand)
                     cell = Cell(
                         run=family.label,
                         task=family.task,
@@ -687,6 +732,7 @@ def compare(
             notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
         if a.generate != b.generate:
             notes.append(f"{run_name(a)}: generate settings {a.generate} (baseline) vs {b.generate} (candidate)")
+        notes += budget_notes(a, b)
     notes += unmeasured_notes(pairing.pairs, usable)
     families = families_of(pairing.pairs, usable)
     cells = [cell for family in families for cell in family_cells(family, measures, alpha)]

@@ -78,7 +78,7 @@ def verdict_line(result: Comparison) -> str:
     if code == EXIT_INCOMPLETE:
         return f"Incomplete: no verdict ({_count(len(result.incomplete), 'thing')} missing, listed below; exit 3)."
     if code == EXIT_REGRESSED and result.regressed:
-        names = ", ".join(c.name for c in result.regressed)
+        names = ", ".join(c.name + cause_words(c) for c in result.regressed)
         return f"{_count(len(result.regressed), 'cell')} regressed: {names} (exit 1)."
     if code == EXIT_REGRESSED:
         return f"{_count(len(result.changes), 'paired sample score')} changed (--require-identical; exit 1)."
@@ -90,6 +90,19 @@ def verdict_line(result: Comparison) -> str:
     if result.settings.get("require_identical"):
         return "No regression, and every paired sample scored identically (--require-identical; exit 0)."
     return "No regression (exit 0)."
+
+
+def cause_words(cell: Cell) -> str:
+    """`` (7 of its 9 newly wrong samples were newly cut off at the budget)`` for a cell whose candidate lost
+    samples to cut-off or reasoning-only replies (:func:`~.compare.newly_lost`), else ``""``."""
+    parts = []
+    if cell.newly_cut_off:
+        parts.append(f"{cell.newly_cut_off} newly cut off at the budget")
+    if cell.newly_reasoning_only:
+        parts.append(f"{cell.newly_reasoning_only} newly with their text only in the reasoning")
+    if not parts:
+        return ""
+    return f" (of its {_count(cell.newly_worse, 'newly wrong sample')}: {' and '.join(parts)})"
 
 
 def _count(n: int, noun: str) -> str:
