@@ -1,12 +1,13 @@
 """Test configuration: every input from outside the repository is a pinned public file, fetched and verified the
 way the tasks fetch their data (:mod:`bediscover_inspect.data.pinned`), or found under a root given instead.
 
-- The data: ``BEDISCOVER_DATA_DIR`` when set (the authors' processed files laid out as
-  ``<task>/<dataset>/test_id.json[l]``, README "Data"). Unset, the suite uses the files its expectations were written
-  against (the registry's ``mirror_status`` ``exact`` and ``approximate``: 41 of the 49 pinned files), downloaded
-  from ``chuyuanli/BeDiscovER`` at the pinned commit into the user cache when not there yet, checked against their
-  git blob SHA-1, and linked into a temporary data root for the session (``BEDISCOVER_DATA_DIR`` then points at it,
-  for the tasks and the commands the tests start).
+- The data: the files the suite's expectations were written against (the registry's ``mirror_status`` ``exact``
+  and ``approximate``: 41 of the 49 pinned files; the other 8 and the 4 LDC corpora are expected absent), linked into
+  a temporary data root for the session, to which ``BEDISCOVER_DATA_DIR`` then points (for the tasks and the
+  commands the tests start). They are taken from ``BEDISCOVER_DATA_DIR`` when it is set (a data root laid out as
+  ``<task>/<dataset>/test_id.json[l]``, README "Data"; one holding more files is fine), else downloaded from
+  ``chuyuanli/BeDiscovER`` at the pinned commit into the user cache when not there yet and checked against their
+  git blob SHA-1.
 - The reference files (:data:`~bediscover_inspect.data.pinned.REFERENCE_FILES`: DISRPT 2025's label mapping):
   under ``BEDISCOVER_REFERENCE_DIR`` when set (the layout of ``data/upstream/`` there), else fetched the same way
   into the user cache's ``reference/`` folder.
@@ -46,9 +47,8 @@ TEST_DATA_FILES = [f for f in data_files() if REGISTRY[f.path].mirror_status in 
 
 _GIVEN_DATA = os.environ.get(DATA_SETTING)
 _GIVEN_REFERENCE = os.environ.get(REFERENCE_SETTING)
-DATA_ROOT = (
-    Path(_GIVEN_DATA).resolve() if _GIVEN_DATA else Path(tempfile.mkdtemp(prefix="bediscover-test-data-")).resolve()
-)
+DATA_ROOT = Path(tempfile.mkdtemp(prefix="bediscover-test-data-")).resolve()
+"""The session's data root: links to :data:`TEST_DATA_FILES` (see the module docstring)."""
 REFERENCE_ROOT = Path(_GIVEN_REFERENCE).resolve() if _GIVEN_REFERENCE else reference_cache_dir()
 UPSTREAM_ROOT = REFERENCE_ROOT / "data" / "upstream"
 PAPER_TEXT = REFERENCE_ROOT / "paper" / "bediscover_paper.txt"
@@ -75,12 +75,19 @@ def pytest_configure(config: pytest.Config) -> None:
     for setting, given in ((DATA_SETTING, _GIVEN_DATA), (REFERENCE_SETTING, _GIVEN_REFERENCE)):
         if given and not Path(given).is_dir():
             problems.append(f"{setting}={given} is not a directory")
-    if _GIVEN_REFERENCE:
+    if _GIVEN_REFERENCE and Path(_GIVEN_REFERENCE).is_dir():
         problems += [
             f"{REFERENCE_SETTING}: {REFERENCE_ROOT / f.path} is missing ({f.what}, {f.url}; "
             f"`bediscover fetch --reference --to DIR` fetches it)"
             for f in REFERENCE_FILES
             if not (REFERENCE_ROOT / f.path).is_file()
+        ]
+    if _GIVEN_DATA and Path(_GIVEN_DATA).is_dir():
+        problems += [
+            f"{DATA_SETTING}: {Path(_GIVEN_DATA) / f.path} is missing ({f.what}, {f.url}; "
+            f"`bediscover fetch --to DIR` fetches it)"
+            for f in TEST_DATA_FILES
+            if not (Path(_GIVEN_DATA) / f.path).is_file()
         ]
     if problems:
         raise pytest.UsageError("\n".join(problems))
@@ -89,20 +96,14 @@ def pytest_configure(config: pytest.Config) -> None:
         outcomes += ensure(TEST_DATA_FILES, cache_dir())
     failed = [o for o in outcomes if not o.ok]
     if failed:
-        raise pytest.UsageError(
-            "\n".join(
-                [
-                    f"the tests could not fetch {len(failed)} pinned file(s) (or set {DATA_SETTING} / {REFERENCE_SETTING})"
-                ]
-                + [o.line() for o in failed]
-            )
-        )
-    if not _GIVEN_DATA:
-        for outcome in outcomes[len(outcomes) - len(TEST_DATA_FILES) :]:
-            link = DATA_ROOT / outcome.file.path
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(outcome.target)
-        os.environ[DATA_SETTING] = str(DATA_ROOT)
+        first = f"the tests could not fetch {len(failed)} pinned file(s) (or set {DATA_SETTING} / {REFERENCE_SETTING})"
+        raise pytest.UsageError("\n".join([first] + [o.line() for o in failed]))
+    source = Path(_GIVEN_DATA).resolve() if _GIVEN_DATA else cache_dir()
+    for file in TEST_DATA_FILES:
+        link = DATA_ROOT / file.path
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(source / file.path)
+    os.environ[DATA_SETTING] = str(DATA_ROOT)
 
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected
@@ -118,15 +119,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the session's log directory and, when the suite made one, its data root of links."""
+    """Remove the session's log directory and its data root of links."""
     shutil.rmtree(LOG_DIR, ignore_errors=True)
-    if not _GIVEN_DATA:
-        shutil.rmtree(DATA_ROOT, ignore_errors=True)
+    shutil.rmtree(DATA_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def data_root() -> Path:
-    """The data root (``BEDISCOVER_DATA_DIR``)."""
+    """The session's data root (:data:`DATA_ROOT`)."""
     return DATA_ROOT
 
 

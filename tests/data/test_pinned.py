@@ -211,3 +211,22 @@ def test_a_reference_root_without_the_reference_files_is_refused(tmp_path, monke
         f"BEDISCOVER_REFERENCE_DIR: {tmp_path / MAPPING.path} is missing (DISRPT 2025 label mapping (each corpus "
         f"label -> one of the 17 unified labels), {MAPPING.url}; `bediscover fetch --reference --to DIR` fetches it)"
     )
+
+
+def test_a_data_root_without_the_tests_files_is_refused(tmp_path, monkeypatch, data_root):
+    """A given data root must hold the tests' 41 files (one holding more is fine): each missing one is named."""
+    (tmp_path / "dm" / "just").mkdir(parents=True)
+    (tmp_path / "dm" / "just" / "test_id.json").symlink_to(data_root / "dm" / "just" / "test_id.json")
+    (tmp_path / "so" / "roc").mkdir(parents=True)
+    (tmp_path / "so" / "roc" / "test_id.jsonl").write_text("")  # not one of the tests' files: ignored
+    monkeypatch.setattr(conftest, "_GIVEN_DATA", str(tmp_path))
+    monkeypatch.delenv("BEDISCOVER_FETCH_BASE_URL", raising=False)
+    with pytest.raises(pytest.UsageError) as stop:
+        conftest.pytest_configure(None)
+    lines = str(stop.value).splitlines()
+    assert len(lines) == 40 and all(line.startswith(f"BEDISCOVER_DATA_DIR: {tmp_path}/") for line in lines)
+    assert lines[0] == (
+        f"BEDISCOVER_DATA_DIR: {tmp_path}/ddp/molweni/test_id.json is missing (dataset 'molweni', "
+        f"https://raw.githubusercontent.com/chuyuanli/BeDiscovER/{PINNED_COMMIT}/data/ddp/molweni/test_id.json; "
+        "`bediscover fetch --to DIR` fetches it)"
+    )
