@@ -123,7 +123,7 @@ def test_a_fail_on_error_count_above_an_evals_samples_is_its_sample_count():
     tasks = build_tasks(["discourse_markers"], [0], [False], "paper", {"dataset": "just-manual", "presets": "none"})
     options = {"fail_on_error": 5, "retry_attempts": 1}
     assert cap_error_counts(tasks, options, limit=1) == {"fail_on_error": None, "retry_attempts": 1}
-    assert tasks[0].fail_on_error == 1
+    assert tasks[0].fail_on_error == 1.0
     cap_error_counts(tasks, options, limit=None)
     assert tasks[0].fail_on_error == 5  # 90 samples: the count stands
     fraction = {"fail_on_error": 0.1}

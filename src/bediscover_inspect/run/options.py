@@ -196,7 +196,8 @@ def cap_error_counts(tasks: Sequence[Any], options: dict[str, Any], limit: int |
     if type(count) is not int:
         return options
     for task in tasks:
-        task.fail_on_error = max(1, min(count, eval_size(task, limit)))
+        size = max(1, eval_size(task, limit))
+        task.fail_on_error = float(min(count, size))  # Inspect types it bool | float: 1.0 and up is a count
     return {**options, "fail_on_error": None}
 
 
