@@ -85,11 +85,13 @@ from .metrics import (
     STDERR_SUFFIX,
     Stat,
     _metric_of,
+    confusion,
     label_pairs,
     label_stderr,
     mean_and_stderr,
     measure_metrics,
     per_class,
+    per_label_prf_of_confusion,
     ratio_measure,
     ratio_of_sums,
     values_of,
@@ -130,10 +132,8 @@ def _macro_f1(matrices: np.ndarray) -> np.ndarray:
     On one matrix over gold ∪ predicted labels this is scikit-learn's ``f1_score(average="macro")`` (tested):
     a label only ever predicted (e.g. :data:`~bediscover_inspect.metrics.INVALID_ANSWER`) counts with F1 0.
     """
-    tp = np.diagonal(matrices, axis1=1, axis2=2).astype(float)
-    occurs = (matrices.sum(axis=2) + matrices.sum(axis=1)).astype(float)
-    f1 = np.divide(2 * tp, occurs, out=np.zeros_like(tp), where=occurs > 0)
-    labels = (occurs > 0).sum(axis=1)
+    _precision, _recall, f1, support = per_label_prf_of_confusion(matrices)
+    labels = ((support + matrices.sum(axis=1)) > 0).sum(axis=1)
     return np.divide(f1.sum(axis=1), labels, out=np.zeros(len(matrices)), where=labels > 0)
 
 
@@ -275,8 +275,6 @@ class Measure:
 
     def of_labels(self, gold: Sequence[str], answers: Sequence[str]) -> float:
         """The label statistic over gold and predicted labels; 0.0 for no labels (as the logged metric)."""
-        from .metrics import confusion
-
         if not gold:
             return 0.0
         _labels, matrix = confusion(gold, answers)

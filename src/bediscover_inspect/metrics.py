@@ -127,20 +127,6 @@ def mean_and_stderr(values: np.ndarray) -> tuple[float, float]:
     return float(np.mean(values)), float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
 
 
-def mean_measure(key: str, stat: str) -> Metric:
-    """Mean of ``Score.value[key]`` with the standard error of that mean (:func:`mean_and_stderr`).
-
-    Raises (when computed):
-        ValueError: a score whose value has no number under ``key`` (:func:`values_of` names the sample).
-    """
-    return _metric_of(
-        key,
-        stat,
-        lambda scores: mean_and_stderr(values_of(scores, key))[0],
-        lambda scores: mean_and_stderr(values_of(scores, key))[1],
-    )
-
-
 def group_entry_prefix(measure: str, group_key: str, stat: str) -> str:
     """Prefix of the metric entries of ``measure`` grouped by ``group_key`` (before the group's name).
 
@@ -358,36 +344,33 @@ def confusion(gold: Sequence[str], pred: Sequence[str]) -> tuple[list[str], np.n
 WEIGHTED = ("precision", "recall", "f1")
 
 
-def weighted_prf(gold: Sequence[str], pred: Sequence[str]) -> tuple[float, float, float]:
-    """Weighted precision, recall and F1 (paper Appendix C, "weighted-Pre/Rec/F1").
-
-    The values of scikit-learn's ``precision_recall_fscore_support(average="weighted", zero_division=0)`` over the
-    labels of gold ∪ predicted (tested): per-label scores averaged with the gold support as weights, so a label
-    only ever predicted (e.g. :data:`INVALID_ANSWER`) has weight 0 and lowers the recall of the gold class it
-    replaced. Computed from :func:`confusion` by :func:`weighted_prf_of_confusion`. Returns ``(0, 0, 0)`` for no
-    labels.
-    """
-    if not gold:
-        return 0.0, 0.0, 0.0
-    _labels, matrix = confusion(gold, pred)
-    p, r, f = weighted_prf_of_confusion(matrix[None])[0]
-    return float(p), float(r), float(f)
-
-
-def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
-    """Weighted precision, recall and F1 of a stack of confusion matrices, shape ``(k, L, L)`` -> ``(k, 3)``.
+def per_label_prf_of_confusion(matrices: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-label precision, recall, F1 and gold support of a stack of confusion matrices, ``(k, L, L)`` -> four
+    arrays of shape ``(k, L)`` (rows gold, columns predicted, as :func:`confusion` counts them).
 
     Per label: precision ``tp / predicted``, recall ``tp / support``, F1 ``2·tp / (support + predicted)``, each 0
-    where its denominator is 0 (scikit-learn's ``zero_division=0``); averaged with the gold support as weights.
-    Vectorised over matrices, so it also evaluates bootstrap resamples, whose confusion matrices are multinomial
-    draws of the observed one.
+    where its denominator is 0: scikit-learn's ``precision_recall_fscore_support(average=None, zero_division=0)``
+    over the same labels (tested). The one per-label computation of the suite: the weighted and macro measures and
+    the per-class table are built on it; vectorised over matrices, so it also evaluates bootstrap resamples,
+    whose confusion matrices are multinomial draws of the observed one.
     """
-    tp = np.diagonal(matrices, axis1=1, axis2=2).astype(float)
-    support = matrices.sum(axis=2).astype(float)
-    predicted = matrices.sum(axis=1).astype(float)
+    tp = np.diagonal(matrices, axis1=-2, axis2=-1).astype(float)
+    support = matrices.sum(axis=-1).astype(float)
+    predicted = matrices.sum(axis=-2).astype(float)
     precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
     recall = np.divide(tp, support, out=np.zeros_like(tp), where=support > 0)
     f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
+    return precision, recall, f1, support
+
+
+def weighted_prf_of_confusion(matrices: np.ndarray) -> np.ndarray:
+    """Weighted precision, recall and F1 (paper Appendix C, "weighted-Pre/Rec/F1") of a stack of confusion
+    matrices, shape ``(k, L, L)`` -> ``(k, 3)``: :func:`per_label_prf_of_confusion` averaged with the gold support
+    as weights, so a label only ever predicted (e.g. :data:`INVALID_ANSWER`) has weight 0 and lowers the recall of
+    the gold class it replaced (scikit-learn's ``average="weighted", zero_division=0``; tested). 0 for an empty
+    matrix.
+    """
+    precision, recall, f1, support = per_label_prf_of_confusion(matrices)
     total = support.sum(axis=1)
     weighted = np.stack([(support * v).sum(axis=1) for v in (precision, recall, f1)], axis=1)  # as np.average sums
     return np.divide(weighted, total[:, None], out=np.zeros_like(weighted), where=total[:, None] > 0)
@@ -407,43 +390,17 @@ def label_stderr(gold: Sequence[str], pred: Sequence[str], statistic: Callable[[
     return float(np.std(statistic(draws)))
 
 
-def confusion_stderr(gold: Sequence[str], pred: Sequence[str], index: int) -> float:
-    """Bootstrap standard error (:func:`label_stderr`) of weighted precision (0), recall (1) or F1 (2)."""
-    return label_stderr(gold, pred, lambda draws: weighted_prf_of_confusion(draws)[:, index])
-
-
-def micro_f1_of(gold: Sequence[str], pred: Sequence[str]) -> float:
-    """Micro-F1 over all labels (paper Table 3): the value of scikit-learn's ``f1_score(average="micro")``.
-
-    With one predicted label per item (an invalid answer being its own label) micro precision = micro recall =
-    micro-F1 = the share of items labelled right, which is what is computed (the equality with scikit-learn is
-    tested). 0.0 for no items.
-    """
-    if not gold:
-        return 0.0
-    return float(np.mean(np.asarray(gold, dtype=object) == np.asarray(pred, dtype=object)))
-
-
-def micro_f1_stderr(gold: Sequence[str], pred: Sequence[str]) -> float:
-    """Bootstrap standard error (:func:`label_stderr`) of :func:`micro_f1_of` (the diagonal's share)."""
-    return label_stderr(gold, pred, lambda draws: np.trace(draws, axis1=1, axis2=2) / len(gold))
-
-
 def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[str, float]]:
     """Per-class precision, recall, F1 and support over the gold labels (``zero_division=0``).
 
     Returns ``{label: {"precision", "recall", "f1", "support"}}`` for every gold label, sorted: the values of
     scikit-learn's ``precision_recall_fscore_support(average=None, labels=<gold labels>, zero_division=0)``
-    (tested), from :func:`confusion`. The paper's Limitations ask for this class-level view.
+    (tested), from :func:`per_label_prf_of_confusion`. The paper's Limitations ask for this class-level view.
     """
     if not gold:
         return {}
     labels, matrix = confusion(gold, pred)
-    tp = np.diagonal(matrix).astype(float)
-    support, predicted = matrix.sum(axis=1).astype(float), matrix.sum(axis=0).astype(float)
-    precision = np.divide(tp, predicted, out=np.zeros_like(tp), where=predicted > 0)
-    recall = np.divide(tp, support, out=np.zeros_like(tp), where=support > 0)
-    f1 = np.divide(2 * tp, support + predicted, out=np.zeros_like(tp), where=(support + predicted) > 0)
+    precision, recall, f1, support = (values[0] for values in per_label_prf_of_confusion(matrix[None]))
     return {
         label: {
             "precision": float(precision[i]),

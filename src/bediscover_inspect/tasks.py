@@ -52,11 +52,6 @@ def task_name_of(value: str) -> str:
     return value
 
 
-def all_tasks() -> dict[str, Callable[..., Any]]:
-    """Every task name -> its ``@task`` function (imports every task)."""
-    return {name: task_function(name) for name in TASK_NAMES}
-
-
 class TaskParameterError(ValueError):
     """A task was given a parameter name it does not have (``-T prompts=def`` for ``prompt``)."""
 

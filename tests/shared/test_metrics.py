@@ -17,10 +17,15 @@ from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_
 from bediscover_inspect import metrics as m
 from bediscover_inspect.discourse_markers.dataset import load_dataset
 from bediscover_inspect.evallogs.results import read_results
-from bediscover_inspect.measures import METRICS
+from bediscover_inspect.measures import CATALOG, METRICS
 from tests.helpers import answer_with
 
 LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simultaneous", "Vague", m.INVALID_ANSWER])
+
+
+def weighted_prf(gold: list[str], pred: list[str]) -> tuple[float, float, float]:
+    """Weighted precision, recall and F1 as the catalog's measures compute them from the labels."""
+    return tuple(CATALOG[f"weighted_{stat}"].of_labels(gold, pred) for stat in m.WEIGHTED)  # type: ignore[return-value]
 
 
 def item(sample_id: str, dataset: str, gold: str, answer: str, **value: float) -> SampleScore:
@@ -74,8 +79,8 @@ def test_confusion_refuses_lists_of_different_lengths():
 def test_weighted_prf_by_hand():
     # support a2 b1 c1; predicted a1 b2 x1; tp a1 b1 c0
     # P = (2·1 + 1·½ + 1·0)/4, R = (2·½ + 1·1 + 0)/4, F1 = (2·⅔ + 1·⅔ + 0)/4
-    assert m.weighted_prf(["a", "a", "b", "c"], ["a", "b", "b", "x"]) == pytest.approx((0.625, 0.5, 0.5))
-    assert m.weighted_prf([], []) == (0.0, 0.0, 0.0)
+    assert weighted_prf(["a", "a", "b", "c"], ["a", "b", "b", "x"]) == pytest.approx((0.625, 0.5, 0.5))
+    assert weighted_prf([], []) == (0.0, 0.0, 0.0)
 
 
 @settings(max_examples=300, deadline=None)
@@ -88,8 +93,8 @@ def test_the_bootstrap_statistic_is_scikit_learn_weighted_prf(pairs):
     ours = m.weighted_prf_of_confusion(matrix[None])[0]
     p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
     assert ours == pytest.approx([p, r, f], abs=1e-12)
-    assert m.micro_f1_of(gold, pred) == pytest.approx(f1_score(gold, pred, average="micro"))
-    assert m.micro_f1_of(gold, pred) == pytest.approx(np.mean([g == q for g, q in pairs]))
+    assert CATALOG["micro_f1"].of_labels(gold, pred) == pytest.approx(f1_score(gold, pred, average="micro"))
+    assert CATALOG["micro_f1"].of_labels(gold, pred) == pytest.approx(np.mean([g == q for g, q in pairs]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -101,7 +106,7 @@ def test_confusion_weighted_and_per_class_scores_are_scikit_learns(pairs):
     labels, matrix = m.confusion(gold, pred)
     assert matrix.tolist() == confusion_matrix(gold, pred, labels=labels).tolist()
     p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
-    assert m.weighted_prf(gold, pred) == pytest.approx((p, r, f), abs=1e-12)
+    assert weighted_prf(gold, pred) == pytest.approx((p, r, f), abs=1e-12)
     gold_labels = sorted(set(gold))
     p, r, f, support = precision_recall_fscore_support(gold, pred, labels=gold_labels, average=None, zero_division=0)
     table = m.per_class_prf(gold, pred)
@@ -120,7 +125,7 @@ def test_weighted_prf_on_real_gold_labels():
         for i, label in enumerate(gold)
     ]
     p, r, f, _ = precision_recall_fscore_support(gold, pred, average="weighted", zero_division=0)
-    assert m.weighted_prf(gold, pred) == pytest.approx((p, r, f), rel=1e-12)
+    assert weighted_prf(gold, pred) == pytest.approx((p, r, f), rel=1e-12)
     assert 0.3 < f < 0.8
 
 
@@ -128,8 +133,8 @@ def test_confusion_bootstrap_is_seeded_and_agrees_with_a_plain_resampling_bootst
     rng = np.random.default_rng(7)
     gold = list(rng.choice(["a", "b", "c"], 200))
     pred = [g if rng.random() < 0.6 else str(rng.choice(["a", "b", "c", m.INVALID_ANSWER])) for g in gold]
-    se = m.confusion_stderr(gold, pred, 2)
-    assert se == m.confusion_stderr(gold, pred, 2)  # the same seed, the same number
+    se = m.label_stderr(gold, pred, CATALOG["weighted_f1"].of_confusions)
+    assert se == m.label_stderr(gold, pred, CATALOG["weighted_f1"].of_confusions)  # the same seed, the same number
     # a plain bootstrap of scikit-learn's weighted F1 over resampled items (a different random stream)
     draws = np.random.default_rng(11).integers(0, 200, size=(1000, 200))
     plain = np.std(
@@ -141,7 +146,7 @@ def test_confusion_bootstrap_is_seeded_and_agrees_with_a_plain_resampling_bootst
         ]
     )
     assert se == pytest.approx(plain, rel=0.15)
-    assert m.confusion_stderr(["a"], ["a"], 2) == 0.0
+    assert m.label_stderr(["a"], ["a"], CATALOG["weighted_f1"].of_confusions) == 0.0
 
 
 def test_ratio_of_sums_and_its_bootstrap_by_hand():

@@ -16,7 +16,8 @@ from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
 from sklearn.metrics import precision_recall_fscore_support
 
 from bediscover_inspect.evallogs.results import read_results
-from bediscover_inspect.metrics import micro_f1_stderr
+from bediscover_inspect.measures import CATALOG
+from bediscover_inspect.metrics import label_stderr
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import REPO_ROOT
@@ -123,7 +124,9 @@ def test_scripted_answers_hand_computed(tmp_path):
     gold = ["BEFORE", "INCLUDES", "INCLUDES", "IS_INCLUDED", "SIMULTANEOUS", "BEFORE"]
     pred = ["BEFORE", "INCLUDES", "AFTER", "<invalid>", "SIMULTANEOUS", "NONE"]
     micro_se = _stderr(log, "relation_scorer", "micro_f1", "tbd")
-    assert 0.1 < micro_se < 0.3 and micro_se == pytest.approx(micro_f1_stderr(gold, pred))
+    assert 0.1 < micro_se < 0.3 and micro_se == pytest.approx(
+        label_stderr(gold, pred, CATALOG["micro_f1"].of_confusions)
+    )
     # per-class P/R/F1 of the gold labels, against scikit-learn
     labels = sorted(set(gold))
     p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
@@ -217,6 +220,7 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
     assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
 
 
+@pytest.mark.slow
 def test_cli_single_dataset_runs_with_plain_mockllm(data_root, tmp_path):
     env = os.environ | {"BEDISCOVER_DATA_DIR": str(data_root)}
     proc = subprocess.run(

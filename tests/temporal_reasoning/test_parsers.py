@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bediscover_inspect.labels import parse_label
-from bediscover_inspect.metrics import micro_f1_of
+from bediscover_inspect.measures import CATALOG
 from bediscover_inspect.temporal_reasoning.dataset import TOT_CATEGORIES
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_ALIASES, RELATION_LABELS
 from bediscover_inspect.temporal_reasoning.tot_answers import (
@@ -153,8 +153,8 @@ def test_scalar_normalisation_by_hand():
 def test_micro_f1_equals_accuracy_by_hand():
     gold = ["BEFORE", "AFTER", "NONE", "NONE", "INCLUDES"]
     pred = ["BEFORE", "NONE", "NONE", "<invalid>", "INCLUDES"]
-    assert micro_f1_of(gold, pred) == pytest.approx(3 / 5)
-    assert micro_f1_of([], []) == 0.0
+    assert CATALOG["micro_f1"].of_labels(gold, pred) == pytest.approx(3 / 5)
+    assert CATALOG["micro_f1"].of_labels([], []) == 0.0
 
 
 @pytest.mark.parametrize(

@@ -277,6 +277,14 @@ def _per_sample(measure: Measure, rows: Sequence[Scored]) -> tuple[np.ndarray, n
         raise CompareError(f"measure {measure.name}: {exc}") from None
 
 
+def _observed(measure: Measure, rows: Sequence[Scored]) -> float:
+    """The measure over one side's rows, computed by the catalog (:meth:`Measure.compute`), as the log's metric."""
+    try:
+        return measure.compute([r.value for r in rows], [r.gold for r in rows], [r.answer for r in rows])
+    except ValueError as exc:
+        raise CompareError(f"measure {measure.name}: {exc}") from None
+
+
 @dataclass
 class _Sides:
     """One cell's two sides as the tests need them: the observed measures, each with every row left out in turn
@@ -300,8 +308,8 @@ def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> 
         pred_a, pred_b = np.array([code[r.answer] for r in base]), np.array([code[r.answer] for r in cand])
         statistic = measure.of_confusions
         return _Sides(
-            float(statistic(ps.confusion(gold, pred_a, len(labels))[None])[0]),
-            float(statistic(ps.confusion(gold, pred_b, len(labels))[None])[0]),
+            _observed(measure, base),
+            _observed(measure, cand),
             ps.leave_one_out_labels(gold, pred_a, len(labels), statistic) if n > 1 else None,
             ps.leave_one_out_labels(gold, pred_b, len(labels), statistic) if n > 1 else None,
             None,
@@ -312,16 +320,16 @@ def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> 
     if measure.per_sample == "ratio":
         assert den_a is not None and den_b is not None
         return _Sides(
-            ps.ratio(values_a, den_a, measure.empty),
-            ps.ratio(values_b, den_b, measure.empty),
+            _observed(measure, base),
+            _observed(measure, cand),
             ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
             ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
             None,
             bool(np.array_equal(values_a, values_b) and np.array_equal(den_a, den_b)),
         )
     return _Sides(
-        float(values_a.mean()),
-        float(values_b.mean()),
+        _observed(measure, base),
+        _observed(measure, cand),
         ps.leave_one_out_mean(values_a) if n > 1 else None,
         ps.leave_one_out_mean(values_b) if n > 1 else None,
         (values_a, values_b) if measure.per_sample == "binary" else None,

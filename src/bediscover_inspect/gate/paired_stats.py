@@ -119,13 +119,6 @@ def leave_one_out_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.nd
     return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
 
 
-def ratio(numerator: np.ndarray, denominator: np.ndarray, empty: float = 0.0) -> float:
-    """``Σ numerator / Σ denominator`` (``empty`` when the denominator sums to 0: the measure's
-    :attr:`~bediscover_inspect.measures.Measure.empty`, NaN for a rate of nothing)."""
-    den = float(np.sum(denominator))
-    return float(np.sum(numerator)) / den if den else empty
-
-
 def confusion(gold: np.ndarray, pred: np.ndarray, labels: int) -> np.ndarray:
     """The confusion matrix of integer label codes (rows gold, columns predicted), shape ``(labels, labels)``."""
     matrix = np.zeros((labels, labels), dtype=np.int64)

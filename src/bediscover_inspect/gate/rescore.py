@@ -19,12 +19,14 @@ a new run of the model (whether a turn echoes its prompt is decided by the score
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bediscover_inspect.measures import SCORERS as CATALOG_SCORERS
 from bediscover_inspect.metadata import BENCHMARK
 
 
@@ -33,34 +35,17 @@ class RescoreError(ValueError):
 
 
 def _scorers() -> dict[str, Callable[[], Any]]:
-    from bediscover_inspect.dialogue_parsing.scorer import dialogue_parsing_scorer
-    from bediscover_inspect.discourse_markers.scorer import discourse_marker_scorer
-    from bediscover_inspect.discourse_relations.scorer import discourse_relation_scorer
-    from bediscover_inspect.sentence_ordering.scorer import sentence_ordering_scorer
-    from bediscover_inspect.temporal_reasoning.scorer import relation_scorer, tot_scorer
-
+    """Each catalog scorer's factory, from its task's ``scorer`` module (imported here: the task modules are
+    imported only when a log is re-scored)."""
     return {
-        f.__name__: f
-        for f in (
-            discourse_marker_scorer,
-            relation_scorer,
-            tot_scorer,
-            discourse_relation_scorer,
-            sentence_ordering_scorer,
-            dialogue_parsing_scorer,
-        )
+        name: getattr(importlib.import_module(f"bediscover_inspect.{s.task}.scorer"), name)
+        for name, s in CATALOG_SCORERS.items()
     }
 
 
-SCORERS: tuple[str, ...] = (
-    "discourse_marker_scorer",
-    "relation_scorer",
-    "tot_scorer",
-    "discourse_relation_scorer",
-    "sentence_ordering_scorer",
-    "dialogue_parsing_scorer",
-)
-"""The suite's scorers by the name a log records (``log.eval.scorers[i].name``)."""
+SCORERS: tuple[str, ...] = tuple(CATALOG_SCORERS)
+"""The suite's scorers by the name a log records (``log.eval.scorers[i].name``): the measure catalog's
+(:data:`bediscover_inspect.measures.SCORERS`)."""
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
 
-LABEL_SCORERS: dict[str, str] = {
-    "discourse_markers": "discourse_marker_scorer",
-    "temporal_reasoning": "relation_scorer",
-    "discourse_relations": "discourse_relation_scorer",
-}
-"""Label-choice task -> the scorer whose ``Score.answer`` is the label read."""
+LABEL_SCORERS: dict[str, str] = {s.task: s.scorer for s in SCORERS.values() if s.labels}
+"""Label-choice task -> the scorer whose ``Score.answer`` is the label read (the measure catalog's label scorers,
+:data:`bediscover_inspect.measures.SCORERS`)."""
 
 RUN = ["task", "model", "reasoning", "variant"]
 

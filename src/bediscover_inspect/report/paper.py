@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import cast
 
 import pandas as pd
+
+from bediscover_inspect.presets import family_preset
 
 PAPER_RESULTS_FILE = "paper_results.csv"
 
@@ -71,42 +72,36 @@ def load_paper_results() -> pd.DataFrame:
 
 QWEN3_MODELS: tuple[str, ...] = ("Qwen3-0.6B", "Qwen3-1.7B", "Qwen3-4B", "Qwen3-8B", "Qwen3-14B", "Qwen3-32B")
 
-TABLE7_GENERATION: dict[str, dict[str, dict[str, object]]] = {
-    **{
-        model: {
-            "off": {"max_tokens": (2048, 2048), "temperature": 0.7, "top_p": 0.8, "verbosity": None},
-            "on": {"max_tokens": (4096, 4096), "temperature": 0.6, "top_p": 0.95, "verbosity": None},
-        }
-        for model in QWEN3_MODELS
-    },
-    "DS-r1-distill-Qwen": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": None}},
-    "DeepSeek-r1-0528": {"on": {"max_tokens": (4096, 16384), "temperature": None, "top_p": None, "verbosity": None}},
-    "GPT-5-mini (low)": {"on": {"max_tokens": (4096, 4096), "temperature": None, "top_p": None, "verbosity": "low"}},
-    "GPT-5-mini (high)": {"on": {"max_tokens": (8192, 32768), "temperature": None, "top_p": None, "verbosity": "low"}},
+TABLE7_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{model: ("qwen3", ("off", "on")) for model in QWEN3_MODELS},
+    "DS-r1-distill-Qwen": ("deepseek-r1-distill", ("on",)),
+    "DeepSeek-r1-0528": ("deepseek-r1", ("on",)),
+    "GPT-5-mini (low)": ("gpt-5-mini-low", ("off", "on")),
+    "GPT-5-mini (high)": ("gpt-5-mini-high", ("off", "on")),
 }
-"""The paper's Table 7 (generation settings) as ``paper model -> reasoning mode -> setting``.
-
-``max_tokens`` is ``(low, high)``: Table 7 prints a range ("4096-16384", "8192-32768") for DeepSeek-r1-0528 and
-GPT-5-mini (high), and its caption says the higher values are for dialogue parsing, so the low end applies to the
-other tasks and any value in the range to dialogue parsing. ``None`` is Table 7's "-" (not set: the provider's
-default). The GPT-5-mini rows are the paper's "w/ reasoning" columns and apply in either of our modes."""
-
-TABLE7_WIDE_TASKS: frozenset[str] = frozenset({"dialogue_parsing"})
-"""Tasks for which Table 7's caption allows the higher ``max_tokens`` of a range."""
+"""The paper models of Table 7 (generation settings): ``paper model -> (preset family, reasoning modes)``. The
+settings themselves are the families' presets (:func:`bediscover_inspect.presets.family_preset`); the
+DeepSeek-R1 rows exist only "w/ reasoning", and the GPT-5-mini rows (the paper's "w/ reasoning" columns) apply in
+either of our modes."""
 
 
 def table7_setting(paper_model: str, reasoning: str, task: str) -> dict[str, object] | None:
     """Table 7's generation setting of ``paper_model`` in ``reasoning`` (``off``/``on``) for ``task``, or ``None``.
 
     Returns:
-        ``{"max_tokens": (low, high), "temperature", "top_p", "verbosity"}`` with ``max_tokens`` narrowed to the
-        low end except for :data:`TABLE7_WIDE_TASKS`; ``None`` when Table 7 has no such row or mode.
+        ``{"max_tokens": (low, high), "temperature", "top_p", "verbosity"}``, ``None`` for Table 7's "-" (not set:
+        the provider's default). Table 7 prints a range ("4096-16384", "8192-32768") for DeepSeek-r1-0528 and
+        GPT-5-mini (high), and its caption says the higher values are for dialogue parsing: for the tasks of
+        :data:`~bediscover_inspect.presets.WIDE_BUDGET_TASKS` any value in the range is the paper's, for the
+        others only the low end (``low == high``). ``None`` when Table 7 has no such row or mode.
     """
-    rows = TABLE7_GENERATION.get(paper_model)
-    if rows is None:
+    row = TABLE7_ROWS.get(paper_model)
+    if row is None or reasoning not in row[1]:
         return None
-    setting = rows.get(reasoning) or (rows.get("on") if paper_model.startswith("GPT-5-mini") else None)
-    if setting is None:
-        return None
-    low, high = cast(tuple[int, int], setting["max_tokens"])
-    return setting | {"max_tokens": (low, high if task in TABLE7_WIDE_TASKS else low)}
+    family, _modes = row
+    sent = family_preset(family, reasoning == "on", task)
+    narrow = family_preset(family, reasoning == "on", "")  # "": a task outside WIDE_BUDGET_TASKS
+    return {
+        "max_tokens": (narrow["max_tokens"], sent["max_tokens"]),
+        **{name: sent.get(name) for name in ("temperature", "top_p", "verbosity")},
+    }

@@ -10,7 +10,7 @@ Each difference is one short text naming what differs and the paper's value:
   are not the paper subset's ``int(fraction × records)`` (``subset=full`` where the fraction is below 1, a shorter
   or longer file); a dataset of the paper absent from the run, for the framework / language groups it belongs to;
 * generation: ``max_tokens`` / ``temperature`` / ``top_p`` / ``verbosity`` as sent (``log.plan.config`` over
-  ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_GENERATION``);
+  ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_ROWS``);
   when no paper model matched, ``max_tokens`` against every model's row of the mode (a value none uses differs);
 * seeds: different numbers of samples scored in the run's seeds;
 * weights: a quantised build of the paper's model (``-AWQ``, ``Q4_K_M`` …, :func:`.matching.quantisation_of`).
@@ -27,7 +27,7 @@ from bediscover_inspect.data import REGISTRY
 from bediscover_inspect.data.select import subset_size
 from bediscover_inspect.evallogs.scores import RUN_KEYS
 from bediscover_inspect.report.matching import normalised, paper_model_match, quantisation_of, same_dataset
-from bediscover_inspect.report.paper import TABLE7_GENERATION, table7_setting
+from bediscover_inspect.report.paper import TABLE7_ROWS, table7_setting
 
 CELL_KEYS = RUN_KEYS + ["group_key", "group"]
 
@@ -98,7 +98,7 @@ def _any_model_max_tokens(tokens: Any, reasoning: str, task: str) -> list[str]:
     ranges = sorted(
         {
             cast(tuple[int, int], setting["max_tokens"])
-            for model in TABLE7_GENERATION
+            for model in TABLE7_ROWS
             if (setting := table7_setting(model, reasoning, task)) is not None
         }
     )
