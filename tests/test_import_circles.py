@@ -12,8 +12,9 @@ from tests.conftest import REPO_ROOT
 PACKAGE = REPO_ROOT / "src" / "bediscover_inspect"
 
 OPEN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"cli", "run.entry", "workers"}),
+    frozenset({"cli", "run.entry", "workers", "plan.core", "plan.render", "plan.spec"}),
     frozenset({"split", "evallogs.scores", "report.classes"}),
+    frozenset({"models.gguf", "models.health"}),
 }
 """Circles known and still to be taken apart (module names under ``bediscover_inspect``)."""
 
