@@ -116,8 +116,8 @@ _OPTIONS: tuple[tuple[str, Callable[[str], Any], str, str], ...] = (
         _seconds,
         "S",
         "seconds one model call may take in all: every attempt, and the waits between them (a server's "
-        "Retry-After included); an attempt still running then is cancelled and the call ends in error "
-        "(default %(default)s)",
+        "Retry-After is waited for; one longer than what is left stops the run); an attempt still running then "
+        "is cancelled and the call ends in error (default %(default)s)",
     ),
     (
         "--max-retries",
