@@ -48,7 +48,7 @@ from bediscover_inspect.run.entry import (
 )
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
-from bediscover_inspect.run.options import cap_error_counts, client_model_args, eval_set_options
+from bediscover_inspect.run.options import UsageError, cap_error_counts, client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
@@ -59,10 +59,6 @@ from bediscover_inspect.tasks import (
     warnings_to_stderr,
 )
 from bediscover_inspect.tasks import one_line as message_line
-
-
-class UsageError(Exception):
-    """An expected user error (bad argument, missing directory …): ``main`` prints one line and exits 2."""
 
 
 class TaskNotAvailable(UsageError, RuntimeError):

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bediscover_inspect.run.options import epochs_of, whole_number
+from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT
+from bediscover_inspect.run.options import UsageError, epochs_of, whole_number
 from bediscover_inspect.split import Cell, Piece
 
 T = TypeVar("T")
@@ -286,10 +287,9 @@ def run_spread(
     them lives. The caller then writes the viewer's listings once more (:func:`merge_and_list`).
 
     Raises:
-        bediscover_inspect.cli.UsageError: fewer connections than workers.
+        bediscover_inspect.run.options.UsageError: fewer connections than workers.
     """
     from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
-    from bediscover_inspect.cli import UsageError
 
     if not pieces:
         return 0, f"bediscover run: no evals in shard {args.shard} (more shards than evals): nothing to do"
@@ -509,11 +509,10 @@ def run_workers(
 def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str) -> tuple[int, str]:
     """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
 
-    The code is 130 (:data:`~bediscover_inspect.cli.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
+    The code is 130 (:data:`~bediscover_inspect.run.entry.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
     when a worker was killed by a signal (the line names it, the signal, its likely cause and the fix), else the
     largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
     """
-    from bediscover_inspect.cli import EXIT_INTERRUPTED, RESUME_HINT
     from bediscover_inspect.models.health import cause_and_fix
 
     codes = [code for code, _ in results]

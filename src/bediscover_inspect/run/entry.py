@@ -89,6 +89,7 @@ def console_main() -> None:
         import logging
 
         logging.getLogger("asyncio").addFilter(_not_an_interrupt_at_shutdown)
+        # import cost: the entry point loads the CLI (and Inspect, seconds) only here, under its Ctrl-C handler
         from bediscover_inspect.cli import console_main as cli_main
     except BaseException:
         if not _INTERRUPTS:

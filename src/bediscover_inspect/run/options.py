@@ -43,6 +43,10 @@ from dataclasses import dataclass
 from typing import Any
 
 
+class UsageError(Exception):
+    """An expected user error (bad argument, missing directory …): ``bediscover`` prints one line and exits 2."""
+
+
 @dataclass(frozen=True)
 class RunBounds:
     """Default bounds of ``bediscover run`` (see the module docstring).
