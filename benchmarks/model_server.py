@@ -14,6 +14,16 @@ its reasoning tokens (reported in ``usage.completion_tokens_details.reasoning_to
 reasoning text itself is not sent). ``POST /tokenize`` counts a chat request's prompt tokens as vLLM's endpoint
 does, with the same count as ``usage.prompt_tokens`` (:func:`tokens`). ``GET /stats`` reports what the server saw since the last ``POST /reset``.
 
+Reasoning-model shapes (``--shapes length=0.33,reasoning_only=0.1``: the share of calls given each shape, chosen
+per call from the hash of its messages, so a replay gets the same shapes; :data:`SHAPES`): ``length`` — the budget
+ends mid-analysis, ``finish_reason: "length"``, the partial analysis as content (a label named in passing, a dict,
+order or relation list half written);
+``reasoning_length`` — the budget ends inside the reasoning a reasoning parser separated: ``reasoning_content``
+partial, content empty, ``"length"``; ``reasoning_only`` — the whole text, answer included, in
+``reasoning_content`` and an empty content, ``"stop"`` (a misconfigured parser); ``unclosed_think`` — content
+``<think>`` and a partial reasoning, ``"length"``. A reply cut off at the budget reports the request's
+``max_tokens`` (else 256) as its completion tokens, so it holds its slot as long as the budget takes.
+
 Inspect talks to it as to any OpenAI-compatible server (vLLM included):
 ``BENCH_BASE_URL=http://127.0.0.1:<port>/v1 BENCH_API_KEY=bench inspect eval … --model openai-api/bench/<name>``.
 :func:`serve` starts it in a child process and stops it.
@@ -234,6 +244,75 @@ def _text(message: dict[str, Any]) -> str:
     return str(content)
 
 
+SHAPES: tuple[str, ...] = ("length", "reasoning_length", "reasoning_only", "unclosed_think")
+"""Reply shapes of a reasoning model that :func:`shaped` produces besides a plain answer (module docstring)."""
+
+CUT_OFF_SHAPES = frozenset({"length", "reasoning_length", "unclosed_think"})
+"""The shapes that stop at the budget (``finish_reason: "length"``)."""
+
+DEFAULT_BUDGET = 256
+"""Completion tokens of a cut-off reply when the request sends no ``max_tokens``."""
+
+
+def parse_shapes(text: str) -> dict[str, float]:
+    """``length=0.33,reasoning_only=0.1`` -> ``{"length": 0.33, "reasoning_only": 0.1}``.
+
+    Raises:
+        ValueError: an unknown shape, a share outside 0–1, or shares summing above 1 (names it).
+    """
+    shares: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, share = item.partition("=")
+        if name not in SHAPES:
+            raise ValueError(f"--shapes: unknown shape {name!r}; choose from {', '.join(SHAPES)}")
+        shares[name] = float(share)
+        if not 0 <= shares[name] <= 1:
+            raise ValueError(f"--shapes: the share of {name} must be between 0 and 1, got {share}")
+    if sum(shares.values()) > 1:
+        raise ValueError(f"--shapes: the shares sum to {sum(shares.values())}, above 1")
+    return shares
+
+
+def shape_of(messages: list[dict[str, Any]], shares: dict[str, float]) -> str:
+    """The shape of the reply to ``messages``: ``answer`` or one of :data:`SHAPES`, drawn with ``shares`` from the
+    hash of the messages (a replay gets the same shape)."""
+    if not shares:
+        return "answer"
+    key = json.dumps([_text(m) for m in messages]).encode()
+    draw = random.Random(hashlib.blake2b(key + b"\x00shape", digest_size=8).digest()).random()
+    for name, share in shares.items():
+        if draw < share:
+            return name
+        draw -= share
+    return "answer"
+
+
+def shaped(reply: Reply, shape: str, budget: int | None) -> tuple[dict[str, Any], str, int, int]:
+    """``(message, finish_reason, completion_tokens, reasoning_tokens)`` of ``reply`` in ``shape`` (module
+    docstring); a cut-off shape reports ``budget`` (else :data:`DEFAULT_BUDGET`) completion tokens."""
+    # a label named in passing (no answer marker); a dict, order or relation list only half written
+    label = not any(mark in reply.text for mark in ("{", "<s", "("))
+    named = re.sub(r"^The answer is |[*.]", "", reply.text) if label else reply.text[: len(reply.text) // 2]
+    partial = f"Weighing the options, {named} looks right, but before committing let me check whether the"
+    cut = budget or DEFAULT_BUDGET
+    if shape == "length":
+        return {"role": "assistant", "content": partial}, "length", cut, 0
+    if shape == "reasoning_length":
+        return {"role": "assistant", "content": "", "reasoning_content": partial}, "length", cut, cut
+    if shape == "unclosed_think":
+        return {"role": "assistant", "content": f"<think>{partial}"}, "length", cut, 0
+    if shape == "reasoning_only":
+        thought = f"Weighing the options, the answer is:\n{reply.text}"
+        return (
+            {"role": "assistant", "content": "", "reasoning_content": thought},
+            "stop",
+            tokens(thought),
+            tokens(thought),
+        )
+    message = {"role": "assistant", "content": reply.text}
+    return message, "stop", reply.completion_tokens, reply.reasoning_tokens
+
+
 # ------------------------------------------------------------------------------------------------ the server
 @dataclass
 class Stats:
@@ -250,16 +329,18 @@ class Stats:
     first_arrival: float | None = None
     last_end: float | None = None
     tasks: dict[str, int] | None = None
+    shapes: dict[str, int] | None = None
 
 
-def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
-    """The Starlette application: chat completions, model list, stats, reset, health."""
+def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0, shapes: dict[str, float] | None = None) -> Any:
+    """The Starlette application: chat completions, model list, stats, reset, health; ``shapes``: the share of
+    calls per reply shape (:func:`parse_shapes`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    state = {"stats": Stats(tasks={}), "slots": None}
+    state = {"stats": Stats(tasks={}, shapes={}), "slots": None}
 
     def semaphore() -> asyncio.Semaphore:  # created inside the server's event loop
         if state["slots"] is None:
@@ -272,7 +353,10 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
         now = time.monotonic()
         stats.first_arrival = now if stats.first_arrival is None else stats.first_arrival
         reply = answer(body.get("messages") or [], reasoning_tokens)
-        seconds = latency(reply.completion_tokens)
+        shape = shape_of(body.get("messages") or [], shapes or {})
+        budget = body.get("max_completion_tokens") or body.get("max_tokens")
+        message, finish, completion_tokens, reasoning_used = shaped(reply, shape, budget)
+        seconds = latency(completion_tokens)
         stats.waiting += 1
         stats.max_waiting = max(stats.max_waiting, stats.waiting)
         async with semaphore():
@@ -283,9 +367,10 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
             stats.in_flight -= 1
         stats.requests += 1
         stats.latency_sum_s += seconds
-        stats.completion_tokens += reply.completion_tokens
-        stats.reasoning_tokens += reply.reasoning_tokens
+        stats.completion_tokens += completion_tokens
+        stats.reasoning_tokens += reasoning_used
         stats.tasks[reply.task] = stats.tasks.get(reply.task, 0) + 1
+        stats.shapes[shape] = stats.shapes.get(shape, 0) + 1
         stats.last_end = time.monotonic()
         prompt_tokens = sum(tokens(_text(m)) for m in body.get("messages") or [])
         return JSONResponse(
@@ -294,14 +379,12 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": body.get("model", MODEL_NAME),
-                "choices": [
-                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply.text}}
-                ],
+                "choices": [{"index": 0, "finish_reason": finish, "message": message}],
                 "usage": {
                     "prompt_tokens": prompt_tokens,
-                    "completion_tokens": reply.completion_tokens,
-                    "total_tokens": prompt_tokens + reply.completion_tokens,
-                    "completion_tokens_details": {"reasoning_tokens": reply.reasoning_tokens},
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                    "completion_tokens_details": {"reasoning_tokens": reasoning_used},
                 },
             }
         )
@@ -318,7 +401,7 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
         return JSONResponse(asdict(state["stats"]))
 
     async def reset(request: Request) -> JSONResponse:
-        state["stats"] = Stats(tasks={})
+        state["stats"] = Stats(tasks={}, shapes={})
         return JSONResponse({"ok": True})
 
     async def health(request: Request) -> JSONResponse:
@@ -336,7 +419,9 @@ def create_app(slots: int, latency: Latency, reasoning_tokens: int = 0) -> Any:
     )
 
 
-def run_server(slots: int, latency: Latency, reasoning_tokens: int, port_file: Path) -> None:
+def run_server(
+    slots: int, latency: Latency, reasoning_tokens: int, port_file: Path, shapes: dict[str, float] | None = None
+) -> None:
     """Serve on a free loopback port until terminated; the port is written to ``port_file`` once bound."""
     import uvicorn
 
@@ -344,7 +429,7 @@ def run_server(slots: int, latency: Latency, reasoning_tokens: int, port_file: P
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     config = uvicorn.Config(
-        create_app(slots, latency, reasoning_tokens),
+        create_app(slots, latency, reasoning_tokens, shapes),
         log_level="warning",
         access_log=False,
         timeout_keep_alive=120,
@@ -381,8 +466,10 @@ class Served:
 
 
 @contextlib.contextmanager
-def serve(slots: int, latency: Latency, reasoning_tokens: int = 0, work: Path | None = None) -> Iterator[Served]:
-    """Start the server in a child process, wait until it answers, yield it, stop it."""
+def serve(
+    slots: int, latency: Latency, reasoning_tokens: int = 0, work: Path | None = None, shapes: str = ""
+) -> Iterator[Served]:
+    """Start the server in a child process, wait until it answers, yield it, stop it; ``shapes`` as ``--shapes``."""
     import tempfile
 
     with tempfile.TemporaryDirectory(dir=work) as tmp:
@@ -401,6 +488,8 @@ def serve(slots: int, latency: Latency, reasoning_tokens: int = 0, work: Path | 
                 str(reasoning_tokens),
                 "--port-file",
                 str(port_file),
+                "--shapes",
+                shapes,
             ],
             stdout=subprocess.DEVNULL,
         )
@@ -436,9 +525,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-token", type=float, default=0.004, help="seconds per completion token")
     parser.add_argument("--reasoning-tokens", type=int, default=0, help="mean reasoning tokens per call")
     parser.add_argument("--port-file", type=Path, required=True, help="the bound port is written here")
+    parser.add_argument(
+        "--shapes",
+        default="",
+        help=f"share of calls per reasoning-model reply shape, e.g. length=0.33,reasoning_only=0.1 ({', '.join(SHAPES)})",
+    )
     args = parser.parse_args(argv)
+    try:
+        shapes = parse_shapes(args.shapes)
+    except ValueError as exc:
+        parser.error(str(exc))
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    run_server(args.slots, Latency(args.fixed, args.per_token), args.reasoning_tokens, args.port_file)
+    run_server(args.slots, Latency(args.fixed, args.per_token), args.reasoning_tokens, args.port_file, shapes)
 
 
 if __name__ == "__main__":

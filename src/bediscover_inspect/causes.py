@@ -158,13 +158,14 @@ def cause_metadata(reply: Reply, cause: str | None) -> dict[str, Any]:
 
 def cause_note(reply: Reply, cause: str | None) -> str:
     """One line for the viewer's explanation of an answer that could not be used because of its reply (``""``
-    otherwise): ``cut off at 256 tokens (max_tokens=256): no answer stated after the reasoning closed``,
+    otherwise): ``cut off at 256 tokens of max_tokens=256 (stop reason max_tokens), inside its reasoning: no answer
+    read``,
     ``text only in the reasoning: the content is empty (check the server's reasoning parser)``."""
     if cause == "cut_off":
         tokens = "an unknown number of" if reply.output_tokens is None else str(reply.output_tokens)
-        budget = f" (max_tokens={reply.max_tokens})" if reply.max_tokens is not None else ""
+        budget = f" of max_tokens={reply.max_tokens}" if reply.max_tokens is not None else ""
         where = "inside its reasoning" if reply.unfinished else "before a stated answer"
-        return f"cut off at {tokens} tokens{budget} ({reply.stop_reason}), {where}: no answer read"
+        return f"cut off at {tokens} tokens{budget} (stop reason {reply.stop_reason}), {where}: no answer read"
     if cause == "reasoning_only":
         return (
             "text only in the reasoning: the reply's content is empty (check the server's reasoning parser, "

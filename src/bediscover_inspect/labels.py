@@ -31,8 +31,8 @@ closed*:
    revisions and concluding sentences opened by a conclusion cue, layer 3 — not a bold label standing alone (a
    list of candidates in progress), not the text's last sentence read as a conclusion (it is the unfinished
    one), not layer 4 (an analysis names labels on its way). Sentence ordering: an order that places every
-   sentence of the document (a shorter one may be unfinished). ToT-Arithmetic: a complete answer dict (a value
-   cut inside is invalid whatever the stop). Dialogue parsing, per turn: the relations of a marked, whole or
+   sentence of the document (a shorter one may be unfinished). ToT-Arithmetic: a dict closed by its ``}`` (not
+   the ``key: value`` fragments read from a finished answer; a value cut inside is invalid whatever the stop). Dialogue parsing, per turn: the relations of a marked, whole or
    leading block (each written out whole, or invalid), not the ``prose`` rule's relations of an analysis.
 3. So a stop at the budget right after a complete answer (``Contrast``; ``</think>`` then ``Answer: BEFORE``)
    counts: the answer is stated. The sample still counts in ``cut_off_rate``, the share of samples that stopped

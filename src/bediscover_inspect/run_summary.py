@@ -208,24 +208,26 @@ def _rate_cell(row: dict[str, Any], key: str) -> str:
     return "–" if value is None or math.isnan(value) else f"{_percent(value)}%"
 
 
-def reply_counts(log: Any) -> tuple[int, int, int]:
-    """``(replies, cut off, reasoning only)`` of one log, from its sample summaries' scores: one reply per sample
-    (a dialogue-parsing sample: one per turn, its ``turns``; its ``cut_off`` / ``reasoning_only`` shares times
-    its turns). Samples without those values (an older log) count as replies with neither."""
+def reply_counts(log: Any) -> tuple[int, int, int, int]:
+    """``(replies, cut off, reasoning only, samples cut off)`` of one log, from its sample summaries' scores: one
+    reply per sample (a dialogue-parsing sample: one per turn, its ``turns``; its ``cut_off`` / ``reasoning_only``
+    shares times its turns); a sample is cut off when any of its replies is. Samples without those values (an
+    older log) count as replies with neither."""
     from inspect_ai.log import read_eval_log_sample_summaries
 
     if log.status != "success" and not log.samples:
-        return 0, 0, 0
+        return 0, 0, 0, 0
     samples: Iterable[Any] = log.samples if log.samples else read_eval_log_sample_summaries(log.location)
-    replies = cut = only = 0
+    replies = cut = only = samples_cut = 0
     for sample in samples:
         values = [s.value for s in (sample.scores or {}).values() if isinstance(s.value, dict)]
         value = next((v for v in values if "cut_off" in v), values[0] if values else {})
         n = int(value.get("turns") or 1)
         replies += n
         cut += round(float(value.get("cut_off") or 0.0) * n)
+        samples_cut += bool(value.get("cut_off"))
         only += round(float(value.get("reasoning_only") or 0.0) * n)
-    return replies, cut, only
+    return replies, cut, only, samples_cut
 
 
 def max_tokens_of(log: Any) -> int | None:
@@ -242,11 +244,11 @@ def reply_lines(logs: Sequence[Any]) -> list[str]:
     """The lines under the run's table (module docstring): replies with their text only in the reasoning, and
     replies stopped at the budget (``max_tokens=4096``, or each budget sent when the logs differ); none when
     neither happened."""
-    replies = cut = only = 0
+    replies = cut = only = samples_cut = 0
     budgets: set[int | None] = set()
     for log in logs:
-        n, c, r = reply_counts(log)
-        replies, cut, only = replies + n, cut + c, only + r
+        n, c, r, k = reply_counts(log)
+        replies, cut, only, samples_cut = replies + n, cut + c, only + r, samples_cut + k
         if c:
             budgets.add(max_tokens_of(log))
     lines = []
@@ -260,8 +262,8 @@ def reply_lines(logs: Sequence[Any]) -> list[str]:
     if cut:
         shown = " or ".join(sorted("not set" if b is None else str(b) for b in budgets))
         lines.append(
-            f"{cut} {'sample' if cut == 1 else 'samples'} stopped at max_tokens={shown}"
-            + (f" ({cut} of {replies} replies)" if replies != cut else "")
+            f"{samples_cut} {'sample' if samples_cut == 1 else 'samples'} stopped at max_tokens={shown}"
+            + (f" ({cut} of {replies} replies)" if cut != samples_cut else "")
             + ": raise --max-tokens or see the report's cut-off column"
         )
     return lines

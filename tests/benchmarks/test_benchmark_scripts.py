@@ -202,3 +202,28 @@ def test_run_all_quick(tmp_path):
     for run in passes["runs"]:
         assert [row["samples"] for row in run["rows"]] == [1, 1, 3]  # 10 %, 50 %, 100 % of 3 samples
         assert all(row["entries"] > 0 and row["pass_ms"] > 0 for row in run["rows"])
+
+
+def test_server_shapes_reasoning_replies_and_bills_a_cut_off_the_budget(bench_modules):
+    ms = bench_modules
+    assert ms.parse_shapes("length=0.33,reasoning_only=0.1") == {"length": 0.33, "reasoning_only": 0.1}
+    for bad in ("lenght=0.1", "length=1.5", "length=0.6,reasoning_only=0.6"):
+        with pytest.raises(ValueError, match="--shapes"):
+            ms.parse_shapes(bad)
+    reply = ms.Reply("discourse_relations", "The answer is contrast.", 6, 0)
+    message, finish, tokens, reasoning = ms.shaped(reply, "length", 300)
+    assert (finish, tokens, reasoning) == ("length", 300, 0)
+    assert message["content"].startswith("Weighing the options, contrast looks right, but")
+    message, finish, tokens, _ = ms.shaped(reply, "reasoning_length", None)
+    assert (message["content"], finish, tokens) == ("", "length", ms.DEFAULT_BUDGET)
+    message, finish, _, _ = ms.shaped(reply, "reasoning_only", 300)
+    assert message["content"] == "" and message["reasoning_content"].endswith(reply.text) and finish == "stop"
+    assert ms.shaped(reply, "unclosed_think", 300)[0]["content"].startswith("<think>")
+    # the latency model bills a cut-off reply its budget: it holds the slot as long
+    latency = ms.Latency(0.1, 0.01)
+    assert latency(ms.shaped(reply, "length", 300)[2]) == pytest.approx(3.1)
+    # shapes are a function of the messages: a replay gets the same shape, and the shares hold
+    messages = [[{"role": "user", "content": f"q{i}"}] for i in range(3000)]
+    shapes = [ms.shape_of(m, {"length": 1 / 3}) for m in messages]
+    assert shapes == [ms.shape_of(m, {"length": 1 / 3}) for m in messages]
+    assert abs(shapes.count("length") / 3000 - 1 / 3) < 0.03

@@ -134,7 +134,7 @@ def test_a_cut_off_label_answer_is_not_read_from_unfinished_text(scorer, metadat
     assert result.answer == "<invalid>" and result.value["invalid"] == 1.0 and result.value["accuracy"] == 0.0
     assert result.value["cut_off"] == 1.0 and result.value["reasoning_only"] == 0.0
     assert result.metadata["cause"] == "cut_off" and result.metadata["stop_reason"] == "max_tokens"
-    assert result.explanation.startswith("cut off at 256 tokens (max_tokens)")
+    assert result.explanation.startswith("cut off at 256 tokens (stop reason max_tokens)")
 
 
 @pytest.mark.parametrize(
@@ -178,6 +178,8 @@ TOT = {"dataset": "tot-arithmetic", "gold": "{'answer': '352 BC'}", "category": 
         ("<think>352 + 0 BC, so the answer dict is {'answer': '352 BC'} unless", True, "<invalid>"),
         ("First, 400 BC minus 48 years gives {'answer': '352 BC'}. But I must check whether", True, "<invalid>"),
         ('</think>\n{"answer": "352', True, "<invalid>"),
+        # a dict begun in passing and never closed: its key-value fragment is no stated answer
+        ('Weighing the options, {"answer": 352 BC looks right, but before', False, "<invalid>"),
         ('</think>\n{"answer": "352 BC"}\n\nExplanation: counting back from', True, "{'answer': '352 BC'}"),
     ],
 )
@@ -261,3 +263,24 @@ def test_incremental_dialogue_counts_the_causes_per_turn_and_sums_them():
     assert "| 2 | QA_PAIR(1,2) | — | cut off at 64 tokens | yes |" in result.explanation
     assert "| 3 | ACKNOWLEDGEMENT(2,3) | — | text only in the reasoning | yes |" in result.explanation
     assert result.value["link_tp"] == 1.0
+
+
+def test_the_report_notes_a_budget_bound_cell_and_shows_the_budget():
+    import pandas as pd
+
+    from bediscover_inspect.report.build import budgets_sent, cut_off_notes
+
+    cells = pd.DataFrame(
+        [
+            {"task": "t", "group_key": "all", "group": "all", "model": "m", "reasoning": "on", "variant": ""}
+            | {"measure": "cut_off_rate", "mean": mean}
+            for mean in (33.3, 5.0)  # percent, as the report's cells hold rates
+        ]
+    )
+    runs = pd.DataFrame([{"task": "t", "model": "m", "reasoning": "on", "generate": {"max_tokens": 256}}])
+    cells["max_tokens"] = budgets_sent(cells, runs)
+    assert list(cells["max_tokens"]) == ["256", "256"]
+    [note] = cut_off_notes(cells)  # 5.0 % is not above 5 %
+    assert note.startswith(
+        "budget-bound: t [all], model m, reasoning on: 33.3 % of the samples stopped at max_tokens=256"
+    )

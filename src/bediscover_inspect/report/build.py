@@ -74,6 +74,39 @@ def unreported_token_notes(cells: pd.DataFrame) -> list[str]:
     ]
 
 
+CUT_OFF_NOTE_ABOVE = 0.05
+"""A cell whose ``cut_off_rate`` is above this share gets a note: its numbers are bound by the budget sent."""
+
+
+def budgets_sent(cells: pd.DataFrame, runs: pd.DataFrame) -> list[str]:
+    """Per cell, the ``max_tokens`` its runs (same task, model and reasoning mode) were sent, ``" or "``-joined
+    (``"not set"``; ``""`` when no run matches)."""
+    out = []
+    for row in cells.itertuples(index=False):
+        mine = runs[(runs["task"] == row.task) & (runs["model"] == row.model) & (runs["reasoning"] == row.reasoning)]
+        out.append(" or ".join(sorted({str((g or {}).get("max_tokens", "not set")) for g in mine["generate"]})))
+    return out
+
+
+def cut_off_notes(cells: pd.DataFrame) -> list[str]:
+    """One note per cell (task, group, model, reasoning, variant) in which more than :data:`CUT_OFF_NOTE_ABOVE` of
+    the samples stopped at the token budget (``cut_off_rate``, :mod:`bediscover_inspect.causes`), naming the
+    ``max_tokens`` its runs were sent (the cells' ``max_tokens``: :func:`budgets_sent`)."""
+    if cells.empty or "max_tokens" not in cells:
+        return []
+    hit = cells[(cells["measure"] == "cut_off_rate") & (cells["mean"] > 100 * CUT_OFF_NOTE_ABOVE)]  # cells in %
+    notes = []
+    for row in hit.itertuples(index=False):
+        where = "all" if row.group_key == "all" else f"{row.group_key} {row.group}"
+        notes.append(
+            f"budget-bound: {row.task} [{where}], model {row.model}, reasoning {row.reasoning}"
+            + (f", {row.variant}" if row.variant else "")
+            + f": {row.mean:.1f} % of the samples stopped at max_tokens={row.max_tokens or 'unknown'};"
+            " its numbers are bound by that budget (raise --max-tokens to measure the model)"
+        )
+    return notes
+
+
 def build_report(
     log_dir: str | Path,
     out_dir: str | Path,
@@ -118,10 +151,12 @@ def build_report(
     if not read.scores.empty:
         cells = with_paper(aggregate(read.scores, ddof=ddof), paper_models=paper_models)
         cells["differs"] = cell_differences(cells, read.runs, paper_models)
+        cells["max_tokens"] = budgets_sent(cells, read.runs)
     messages += setting_warnings(cells)
     for message in messages:
         warnings.warn(message, ReportWarning, stacklevel=2)
     notes = unmatched_model_notes(read.scores, paper_models) + unreported_token_notes(cells)
+    notes += cut_off_notes(cells)
     if not cells.empty:
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]

@@ -53,7 +53,8 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     Rows: ([scorer, where the task has several,] group key, group, variant, model, reasoning); columns: each
     measure, in the order of the task's scorers (:func:`~bediscover_inspect.measures.measure_order`: the paper's
     main-table measures first, e.g. PMR, Acc, LCS, τ for sentence ordering), as
-    ``mean ± std [95 % interval]``
+    ``mean ± std [95 % interval]`` (the cut-off rate followed by ``of max_tokens N``, the budget sent, where the
+    cells carry ``max_tokens``)
     (:func:`format_cell`; tokens per sample for token measures, percent otherwise; a token measure without a
     mean is :data:`NOT_REPORTED`, another measure without one :data:`UNDEFINED`), then for measures with a paper
     number ``<measure> (paper)`` and ``<measure> Δ``; then ``paper row`` (paper model and tables), ``paper note``
@@ -77,6 +78,8 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
             row[measure] = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
             if _missing(cell["mean"]):
                 row[measure] = NOT_REPORTED if is_token_measure(measure) else UNDEFINED
+            elif measure == "cut_off_rate" and cell.get("max_tokens"):
+                row[measure] += f" of max_tokens {cell['max_tokens']}"
             if not math.isnan(cell["paper_mean"]):
                 row[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
                 row[f"{measure} Δ"] = "" if _missing(cell["diff"]) else f"{cell['diff']:+.{digits}f}"

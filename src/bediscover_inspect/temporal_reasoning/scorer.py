@@ -25,6 +25,8 @@ scd, mop, dur, cmp, trk; entries ``accuracy_category_<c>``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -82,6 +84,8 @@ def tot_scorer() -> Scorer:
         reply = state_reply(state)
         gold = parse_gold(str(state.metadata["gold"]))
         parsed = parse_tot_answer(reply.text, list(gold))
+        if reply.cut_off and parsed.source == "fragment":  # cut off, only a closed {…} dict is a stated answer
+            parsed = replace(parsed, value=None, source="none", notes=(*parsed.notes, "cut_off"))
         echo = parsed.invalid and copies_prompt(final_text(reply.text).text, prompt_text(state))
         cause = cause_of(reply, parsed.invalid, echo, "markup" in parsed.notes)
         return Score(
