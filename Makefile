@@ -82,11 +82,12 @@ endef
 # tests run in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process
 PYTEST_WORKERS ?= auto
 
-# (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs)
+# (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs) or
+# gguf (the embedded model run in-process)
 check: $(INSTALLED)
 	$(LINT)
 	$(PAPER_NOTE)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m 'not slow$(if $(PAPER_MARK), and $(PAPER_MARK))'
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m 'not slow and not gguf$(if $(PAPER_MARK), and $(PAPER_MARK))'
 
 # (3) the full test suite, what CI runs
 test: install

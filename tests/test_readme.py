@@ -125,7 +125,7 @@ def test_set_up_block(tmp_path):
     """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install -o deps``: the venv is not
     rebuilt),
     which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
-    lint, format check, mypy and pytest, without the slow tests for ``check`` (dry runs: running them would run
+    lint, format check, mypy and pytest, without the slow and gguf tests for ``check`` (dry runs: running them would run
     this suite inside itself)."""
     commands = [line.split("#")[0].strip() for line in block_with("make demo").splitlines()]
     assert commands == ["make demo", "make check", "make test"]
@@ -145,7 +145,11 @@ def test_set_up_block(tmp_path):
     paper = PAPER_TEXT.is_file() and bool(os.environ.get("BEDISCOVER_REFERENCE_DIR"))
     for target, skip, last in (
         ("test", "install", "pytest -q -n auto" if paper else "pytest -q -n auto -m 'not paper'"),
-        ("check", f"{venv}/.installed", "pytest -q -n auto -m 'not slow" + ("'" if paper else " and not paper'")),
+        (
+            "check",
+            f"{venv}/.installed",
+            "pytest -q -n auto -m 'not slow and not gguf" + ("'" if paper else " and not paper'"),
+        ),
     ):
         dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o {skip} {target} VENV={venv}", tmp_path).stdout
         commands = [line.split(" ", 1) for line in dry.splitlines() if line.strip() and not line.startswith("echo ")]

@@ -140,7 +140,7 @@ EMPTY_GOLD = {"stac": 4, "molweni": 19, "msdc": 8}
 """Turns without gold relations: their gold answer is empty, so no relation is read."""
 
 GOLD_CASES = [
-    pytest.param("stac", 1045, 109),
+    pytest.param("stac", 1045, 109, marks=pytest.mark.slow),
     pytest.param("molweni", 3930, 500, marks=pytest.mark.slow),
     pytest.param("msdc", 4914, 101, marks=pytest.mark.slow),
 ]

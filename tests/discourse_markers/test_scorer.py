@@ -122,6 +122,7 @@ def confusion_matrices(log) -> dict[str, dict[str, dict[str, int]]]:
     return out
 
 
+@pytest.mark.slow
 def test_gold_answer_run_scores_one_everywhere(tmp_path):
     log = inspect_eval(
         discourse_markers(),
@@ -188,6 +189,7 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     assert sum(matrix[g].get(g, 0) for g in matrix) == round(accuracy_score(gold, pred) * 90)
 
 
+@pytest.mark.slow
 def test_mockllm_run_scores_exactly_90_149_294_samples(tmp_path):
     log = inspect_eval(
         discourse_markers(),

@@ -55,6 +55,7 @@ def test_prompt_of_first_record(data_root):
     assert SYSTEM_PROMPT.endswith("Do not include any sentence content. Do not repeat or modify any sentence tags.")
 
 
+@pytest.mark.slow
 def test_gold_run_scores_one_on_all_377(tmp_path):
     task = sentence_ordering(dataset="nips-abs")
     assert len(task.dataset) == 377
@@ -104,6 +105,7 @@ def test_garbage_answers_are_invalid_and_counted(tmp_path):
     assert metric(log, "lumr", "nips-abs") >= 15 / 20
 
 
+@pytest.mark.slow
 def test_scripted_mock_scores_377_samples(tmp_path):
     task = sentence_ordering(dataset="nips-abs")
     [log] = inspect_eval(
