@@ -11,6 +11,9 @@ reasoning (every task).
   ``</think>``) and its reasoning is not (a reasoning block such as vLLM's ``reasoning_content``, or a closed
   ``<think>`` span): the text is only in the reasoning. A server whose reasoning parser swallows the answer gives
   this on every sample; a reply cut off inside its reasoning is ``cut_off`` instead (raise the budget).
+* reasoning and content both present: the content is the answer and the reasoning is never read, whatever it
+  says; cut off with both, the reply's reasoning had closed (the server split it off), so its content is read as
+  an unfinished answer.
 * the output and reasoning tokens of the usage and the ``max_tokens`` sent (the active generate config; unknown,
   ``None``, when a log is re-scored).
 

@@ -14,7 +14,10 @@ What is replayed: each scorer reads what it reads in a live run — the final co
 sentence ordering, the sample metadata for the gold — so a change of a parser, an alias list or a metric shows
 up. Incremental dialogue parsing is the exception: its solver parses each turn while the model runs (the next
 prompt shows the parse) and the scorer counts from that stored parse, so a change of the relation parser needs
-a new run of the model (whether a turn echoes its prompt is decided by the scorer, so that is re-checked).
+a new run of the model (whether a turn echoes its prompt is decided by the scorer, so that is re-checked), and a
+turn's stop reason is in its stored record only (a log written before it was recorded counts no turn cut off).
+A label, ToT or ordering reply's stop reason is its logged output's; the ``max_tokens`` sent is not known to a
+re-score, so the scores' ``max_tokens`` is ``None`` (:mod:`bediscover_inspect.causes`).
 """
 
 from __future__ import annotations
