@@ -84,12 +84,14 @@ def test_provider_check_refuses_when_the_library_dies_and_stamps_success(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(health, "_fingerprint", lambda: "abc")
     monkeypatch.setattr(health, "check_embedded_model", lambda model: (False, health.signal_line(4)))
+    from bediscover_inspect.models.gguf import ensure_runs_here
+
     with pytest.raises(RuntimeError, match=r"^the embedded model's process was killed by SIGILL"):
-        health.ensure_runs_here()
+        ensure_runs_here()
     calls: list[str] = []
     monkeypatch.setattr(health, "check_embedded_model", lambda model: (calls.append(model), (True, "ok"))[1])
-    health.ensure_runs_here()
-    health.ensure_runs_here()
+    ensure_runs_here()
+    ensure_runs_here()
     assert calls == ["smollm2-135m"]  # the second call found the stamp
     assert (tmp_path / "bediscover-inspect" / "llama-ok" / "abc").read_text() == "ok\n"
 

@@ -80,7 +80,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from .._inspect_compat import PrerequisiteError
-from .health import ensure_runs_here
+from .health import check_and_stamp, long_prompt, stamp_path
 
 DEFAULT_MAX_TOKENS = 1024
 """``max_tokens`` when neither the task nor the command line sets one (tokens)."""
@@ -630,6 +630,40 @@ class GGUFModelAPI(ModelAPI):
             _release(self._key)
 
 
+def ensure_runs_here(model: str = "smollm2-135m") -> None:
+    """Raise ``RuntimeError`` (:func:`.health.signal_line` text) if the installed llama.cpp library dies on this CPU.
+
+    Runs :func:`.health.check_embedded_model` once per library build and CPU; a success leaves a stamp in the user
+    cache (``~/.cache/bediscover-inspect/llama-ok/``; ``make install``'s check leaves it too), so later calls cost a
+    few file stats. Does nothing where llama-cpp-python or the SmolLM2 package is not installed (reported elsewhere).
+    """
+    stamp = stamp_path()
+    if stamp is None or stamp.exists():
+        return
+    try:
+        alias_path(ALIASES[model])
+    except GGUFError:
+        return
+    ok, line = check_and_stamp(model)
+    if not ok:
+        raise RuntimeError(line.removeprefix("error: "))
+
+
+def long_prompt_check(model: str) -> int:
+    """The child of :func:`.health.check_embedded_model`: load ``model`` (a ``gguf/`` name), evaluate
+    :func:`.health.long_prompt` and generate 8 tokens; print one JSON line (prompt tokens, generated, seconds)."""
+    from llama_cpp import Llama
+
+    start = time.monotonic()
+    llama = Llama(model_path=str(resolve_model_path(model)), n_ctx=2048, seed=0, verbose=False)
+    tokens = llama.tokenize(long_prompt().encode())
+    out = llama.create_completion(tokens, max_tokens=8, temperature=0.0)
+    generated = out["usage"]["completion_tokens"]  # type: ignore[index]
+    print(json.dumps({"prompt_tokens": len(tokens), "generated": generated, "seconds": time.monotonic() - start}))
+    llama.close()
+    return 0
+
+
 @modelapi(name="gguf")
 def gguf() -> type[ModelAPI]:
     """Registry entry for ``--model gguf/<alias or path>`` (see :class:`GGUFModelAPI`)."""
@@ -641,11 +675,14 @@ def main(argv: list[str] | None = None) -> int:
 
     ``NAME`` is an alias of :data:`ALIASES` (default ``smollm2-135m``) or a path; e.g. to hand the embedded model to
     ``python -m llama_cpp.server --model``. Exit 0 with the path on stdout; exit 1 with one ``error:`` line on
-    stderr when the file cannot be resolved (the errors of :func:`resolve_model_path`).
+    stderr when the file cannot be resolved (the errors of :func:`resolve_model_path`). ``--long-prompt [NAME]``
+    runs :func:`long_prompt_check` instead (the child process of ``python -m bediscover_inspect.models.health check``).
     """
     import sys
 
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--long-prompt"]:
+        return long_prompt_check(args[1] if len(args) > 1 else "smollm2-135m")
     try:
         print(resolve_model_path(args[0] if args else "smollm2-135m"))
     except GGUFError as exc:

@@ -8,7 +8,7 @@ reported by another process, so the suite reports it from three places:
     runs the embedded SmolLM2 model once, in a child process, on a prompt of :data:`LONG_PROMPT_TOKENS` tokens
     (llama.cpp's batched matrix kernels, where a build for another CPU executes AVX-512 or AMX code, only run on
     prompts of more than a few tokens); a death is reported by :func:`signal_line`.
-:func:`ensure_runs_here` (the ``gguf/`` provider, before it loads a model in-process)
+:func:`.gguf.ensure_runs_here` (the ``gguf/`` provider, before it loads a model in-process)
     the same check once per llama.cpp library and CPU (a stamp in the user cache), so ``inspect eval`` and
     ``bediscover run`` refuse with that line instead of dying.
 ``run -- CMD …`` (``make demo``)
@@ -100,22 +100,6 @@ def long_prompt(n_sentences: int = 36) -> str:
     )
 
 
-def _child(model: str) -> int:
-    """Runs in the child: load ``model`` (a ``gguf/`` name), evaluate :func:`long_prompt`, generate 8 tokens."""
-    from llama_cpp import Llama
-
-    from .gguf import resolve_model_path
-
-    start = time.monotonic()
-    llama = Llama(model_path=str(resolve_model_path(model)), n_ctx=2048, seed=0, verbose=False)
-    tokens = llama.tokenize(long_prompt().encode())
-    out = llama.create_completion(tokens, max_tokens=8, temperature=0.0)
-    generated = out["usage"]["completion_tokens"]  # type: ignore[index]
-    print(json.dumps({"prompt_tokens": len(tokens), "generated": generated, "seconds": time.monotonic() - start}))
-    llama.close()
-    return 0
-
-
 def check_embedded_model(model: str = "smollm2-135m", timeout: float = 600.0) -> tuple[bool, str]:
     """Run the embedded model once on a long prompt in a child process.
 
@@ -123,7 +107,7 @@ def check_embedded_model(model: str = "smollm2-135m", timeout: float = 600.0) ->
         ``(True, summary line)`` or ``(False, one error line)``: :func:`signal_line` when a signal killed the
         child, else the child's last stderr line and exit code (e.g. llama-cpp-python not installed).
     """
-    return run_check([sys.executable, "-m", "bediscover_inspect.models.health", "_child", model], model, timeout)
+    return run_check([sys.executable, "-m", "bediscover_inspect.models.gguf", "--long-prompt", model], model, timeout)
 
 
 def run_check(cmd: list[str], model: str, timeout: float) -> tuple[bool, str]:
@@ -153,7 +137,7 @@ def _fingerprint() -> str:
     return hashlib.sha256(json.dumps([libs, sorted(cpu_flags() or [])]).encode()).hexdigest()[:16]
 
 
-def _stamp() -> Path | None:
+def stamp_path() -> Path | None:
     """The success stamp for the installed library on this CPU, or ``None`` without llama-cpp-python."""
     from platformdirs import user_cache_dir
 
@@ -164,35 +148,13 @@ def _stamp() -> Path | None:
 
 
 def check_and_stamp(model: str = "smollm2-135m") -> tuple[bool, str]:
-    """:func:`check_embedded_model`, leaving the stamp :func:`ensure_runs_here` looks for when it succeeds."""
+    """:func:`check_embedded_model`, leaving the stamp :func:`.gguf.ensure_runs_here` looks for when it succeeds."""
     ok, line = check_embedded_model(model)
-    stamp = _stamp()
+    stamp = stamp_path()
     if ok and stamp is not None:
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(line + "\n")
     return ok, line
-
-
-def ensure_runs_here(model: str = "smollm2-135m") -> None:
-    """Raise ``RuntimeError`` (:func:`signal_line` text) if the installed llama.cpp library dies on this CPU.
-
-    Runs :func:`check_embedded_model` once per library build and CPU; a success leaves a stamp in the user cache
-    (``~/.cache/bediscover-inspect/llama-ok/``; ``make install``'s check leaves it too), so later calls cost a few
-    file stats. Does nothing where llama-cpp-python or the SmolLM2 package is not installed (the provider reports
-    those itself).
-    """
-    stamp = _stamp()
-    if stamp is None or stamp.exists():
-        return
-    from .gguf import ALIASES, GGUFError, alias_path
-
-    try:
-        alias_path(ALIASES[model])
-    except GGUFError:
-        return
-    ok, line = check_and_stamp(model)
-    if not ok:
-        raise RuntimeError(line.removeprefix("error: "))
 
 
 def newest_log(log_dir: Path, since: float) -> Path | None:
@@ -234,8 +196,6 @@ def run_guarded(cmd: list[str], log_hint: Path | None = None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``check [MODEL]`` or ``run [--log-hint DIR] -- CMD …`` (see the module docstring)."""
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["_child"]:
-        return _child(args[1] if len(args) > 1 else "smollm2-135m")
     parser = argparse.ArgumentParser(prog="python -m bediscover_inspect.models.health")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="run the embedded model once on a long prompt in a child process")
