@@ -9,7 +9,7 @@ and skips the finished ones, so every sample is scored exactly once. The evals r
 ``max_tasks``, 10 by default) and share the model's ``--max-connections``. Live scores are off unless
 ``--score-display`` is given: Inspect recomputes every metric of a running eval while its samples complete, for
 up to a tenth of the event loop per eval, so with several evals at once the metrics would hold the loop a large
-share of the time and the server would wait (``benchmarks/README.md``); the logs' final scores are the same
+share of the time and the server would wait (``benchmarks/results/README.md``); the logs' final scores are the same
 either way. ``report`` is
 :func:`bediscover_inspect.report.build.build_report`. See ``src/bediscover_inspect/report/README.md``.
 

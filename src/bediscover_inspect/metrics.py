@@ -42,7 +42,7 @@ scores: a mean measure reads ``Score.value[key]`` into an array (:func:`values_o
 confusion matrix with numpy (:func:`confusion`; scikit-learn's input checks cost 3–5 ms a call and its import
 seconds). On non-empty input they give the numbers of Inspect's ``mean()`` / ``stderr()`` and scikit-learn's
 ``confusion_matrix`` / ``precision_recall_fscore_support``, which the tests use as references
-(``benchmarks/README.md``, "Live scores", has the measured cost).
+(``benchmarks/results/README.md``, "Live scores", has the measured cost).
 
 Epochs: every task runs with :func:`pooled_epochs` (no epoch reduction), so with ``--epochs N`` each answer is one
 observation: means are over all answers and the label measures pool every answer (a mean reducer would turn an

@@ -170,7 +170,7 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
 
     ``--log-realtime`` is Inspect's ``log_realtime``, off unless given: the live sample buffer (each running
     sample's events written to a SQLite database for ``inspect view``) cost 38 → 29 ms of client CPU per call on
-    served discourse relations (``benchmarks/README.md``); the log files hold the same either way."""
+    served discourse relations (``benchmarks/results/README.md``); the log files hold the same either way."""
     run.add_argument(
         "--workers",
         type=whole_number(1),
