@@ -57,9 +57,9 @@ install: deps llama
 	$(BIN)/python -m bediscover_inspect.models.health check
 	touch $(INSTALLED)
 
-# `make check` installs only when pyproject.toml changed since the last install
+# `make check` installs only when pyproject.toml or the llama-cpp-python build changed since the last install
 INSTALLED := $(VENV)/.installed
-$(INSTALLED): pyproject.toml
+$(INSTALLED): pyproject.toml src/bediscover_inspect/models/llama_build.py
 	$(MAKE) install
 
 # the demo's data, found or downloaded before the long part of the install (compiling llama-cpp-python)
