@@ -228,6 +228,9 @@ def test_bad_options_and_paths_are_usage_errors(runs, tmp_path, capsys):
         compare(tmp_path / "missing", runs["base"])
     with pytest.raises(CompareError, match="--max-missing >= 0"):
         compare(runs["base"], runs["base"], max_missing=-1)
+    for max_drop in ("nan", "inf", "1e309", "100", "-1"):  # each would turn the gate off or is no drop at all
+        with pytest.raises(CompareError, match="0 <= --max-drop < 100"):
+            compare(runs["base"], runs["base"], max_drop=float(max_drop))
     assert main(["compare", "--baseline", str(tmp_path / "missing"), "--candidate", str(runs["base"])]) == 2
     assert "bediscover compare: error: not found" in capsys.readouterr().err
 

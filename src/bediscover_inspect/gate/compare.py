@@ -466,11 +466,12 @@ def _changes(pair: RunPair, keys: Sequence[tuple[str, int]], label: str) -> list
 
 
 def check_options(max_drop: float, alpha: float, measures: str, max_missing: int) -> None:
-    """Raises :class:`CompareError` unless ``max_drop >= 0``, ``0 < alpha < 1``, ``measures`` is one of
+    """Raises :class:`CompareError` unless ``0 <= max_drop < 100`` (points: NaN, infinity or 100 and more would
+    call every significant drop small, so the gate could never fail), ``0 < alpha < 1``, ``measures`` is one of
     :data:`MEASURE_SETS` and ``max_missing >= 0``."""
-    if max_drop < 0 or not 0 < alpha < 1 or measures not in MEASURE_SETS or max_missing < 0:
+    if not 0 <= max_drop < 100 or not 0 < alpha < 1 or measures not in MEASURE_SETS or max_missing < 0:
         raise CompareError(
-            f"need --max-drop >= 0, 0 < --alpha < 1, --measures in {list(MEASURE_SETS)} and --max-missing >= 0; "
+            f"need 0 <= --max-drop < 100, 0 < --alpha < 1, --measures in {list(MEASURE_SETS)} and --max-missing >= 0; "
             f"got {max_drop}, {alpha}, {measures!r}, {max_missing}"
         )
 
