@@ -8,6 +8,7 @@ import contextvars
 import pytest
 from inspect_ai.model import GenerateConfig
 
+from bediscover_inspect.evallogs.scores import _reasoning_of
 from bediscover_inspect.presets import (
     FAMILIES,
     PresetWarning,
@@ -126,6 +127,15 @@ def test_auto_without_an_active_model_warns_and_sends_only_max_tokens():
 def test_reasoning_flag_rejects_non_booleans(bad):
     with pytest.raises(ValueError, match="reasoning must be true or false"):
         reasoning_flag(bad)
+
+
+def test_logs_read_the_reasoning_parameter_as_the_task_does():
+    """One parser for the flag: what the report reads from a log's parameters is what the task built with."""
+    for value in (True, False, "on", "off", "yes", "no", "1", "0", 1, 0, "True"):
+        assert _reasoning_of({"reasoning": value}) == ("on" if reasoning_flag(value) else "off")
+    assert _reasoning_of({}) == "off"
+    with pytest.raises(ValueError, match="reasoning must be true or false"):
+        _reasoning_of({"reasoning": "maybe"})
 
 
 def test_thinking_switch_per_provider():

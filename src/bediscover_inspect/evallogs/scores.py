@@ -19,6 +19,7 @@ import pandas as pd
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
 from bediscover_inspect.metadata import BENCHMARK
+from bediscover_inspect.presets import reasoning_flag
 from bediscover_inspect.split import SPLIT
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
@@ -113,10 +114,12 @@ def setting_parameters(log: Any) -> dict[str, Any]:
 
 
 def _reasoning_of(parameters: dict[str, Any]) -> str:
-    value = parameters.get("reasoning", False)
-    if isinstance(value, str):
-        value = value.strip().lower() in {"1", "true", "yes", "on"}
-    return "on" if value else "off"
+    """``on`` / ``off``: a log's ``reasoning`` parameter read as the task read it (:func:`.presets.reasoning_flag`).
+
+    Raises:
+        ValueError: a value the task itself would have refused (no such log can come from a suite task).
+    """
+    return "on" if reasoning_flag(parameters.get("reasoning", False)) else "off"
 
 
 def variant_of(log: Any) -> str:
