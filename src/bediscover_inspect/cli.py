@@ -31,11 +31,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from bediscover_inspect._inspect_compat import panels_without_scores
-from bediscover_inspect.plan.core import Plan, make_plan
+from bediscover_inspect.plan.core import Plan, expected_from_logs, make_plan
 from bediscover_inspect.plan.cost import CostConfigError, model_prices
 from bediscover_inspect.plan.render import budget_verdict, one_line, render
 from bediscover_inspect.plan.spec import EvalGroup, RunSpec, SpecError, add_plan_arguments, add_run_arguments, run_spec
 from bediscover_inspect.plan.tokenizers import tokenizer_for
+from bediscover_inspect.report.paper_table import write_paper_table
 from bediscover_inspect.run.calls import bound_calls
 from bediscover_inspect.run.entry import (
     EXIT_INTERRUPTED,
@@ -346,6 +347,18 @@ def cmd_plan(args: argparse.Namespace) -> int:
     :data:`~bediscover_inspect.plan.render.EXIT_OVER_BUDGET` / ``EXIT_BUDGET_UNCHECKED`` under ``--budget``."""
     spec = spec_of(args)
     plan = plan_of(spec, warn=True)
+    if args.from_logs:
+        try:
+            plan.expected, models = expected_from_logs(args.from_logs)
+        except NotADirectoryError as exc:
+            raise UsageError(str(exc)) from exc
+        missing = sorted(
+            {f"{r.task} reasoning {'on' if r.reasoning else 'off'}" for r in plan.rows}
+            - {f"{task} reasoning {'on' if reasoning else 'off'}" for task, reasoning in plan.expected}
+        )
+        plan.notes.append(f"expected output tokens from {args.from_logs} (models: {', '.join(models) or 'none'})")
+        if missing:
+            plan.notes.append(f"no expected output tokens (no usage in --from-logs) for: {'; '.join(missing)}")
     print(render(plan, args.format))
     code, line = budget_verdict(plan, spec.budget)
     if code:
@@ -523,6 +536,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"warning: {message}", file=sys.stderr)
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
+    if args.table is not None:
+        try:
+            written = write_paper_table(report.cells, args.table, out)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from exc
+        print(f"bediscover report: paper Table {args.table} in {', '.join(str(path) for path in written)}")
     print(f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}")
     return 0
 
@@ -558,6 +577,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--tasks", nargs="+", default=None, help="tasks every model/mode should have")
     report.add_argument("--no-plots", action="store_true")
+    report.add_argument(
+        "--table",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also write the paper's Table N in its own layout (models x datasets, mean ± std over seeds, the "
+        "paper's value and the difference): table-N.md, .csv and .tex in --out",
+    )
     report.add_argument(
         "--paper-model",
         action="append",

@@ -6,7 +6,11 @@ plan puts the gold structure, so they are compared within a stated margin."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,3 +77,51 @@ def test_planned_calls_and_prompt_tokens_equal_the_logged_ones(server, tmp_path,
         else:
             assert planned == logged, cell
     assert len(seen) == 10
+
+
+@pytest.mark.slow
+def test_a_resume_plan_counts_the_samples_the_resume_asks_for(tmp_path):
+    """A run stopped by Ctrl-C after 4 calls, the plan of the same command, then the resume: the plan counts the
+    finished samples, and the server answers exactly the plan's calls, one per unfinished sample."""
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+    try:
+        import model_server
+    finally:
+        sys.path.remove(str(REPO_ROOT / "benchmarks"))
+    cli = [sys.executable, "-m", "bediscover_inspect.cli"]
+    args = ["--model", model_server.INSPECT_MODEL, "--tasks", "temporal_reasoning", "--reasoning", "off"]
+    args += ["--seeds", "0", "--limit", "12", "-T", "dataset=tot-arithmetic", "--log-dir", str(tmp_path)]
+    args += ["--max-connections", "1"]
+    with model_server.serve(slots=1, latency=model_server.Latency(0.25, 0.0)) as served:
+        env = dict(os.environ, BENCH_BASE_URL=served.base_url, BENCH_API_KEY="bench")
+        proc = subprocess.Popen([*cli, "run", *args, "--display", "none"], env=env, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while _stats(served.base_url)["requests"] < 4 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+        planned = subprocess.run([*cli, "plan", *args, "--format", "json"], env=env, capture_output=True, text=True)
+        plan = json.loads(planned.stdout)
+        assert 4 <= plan["samples_done"] < 12
+        assert plan["calls"] == 12 - plan["samples_done"]
+        _stats(served.base_url, "/reset", b"")
+        resumed = subprocess.run([*cli, "run", *args, "--display", "none"], env=env, capture_output=True, timeout=300)
+        assert resumed.returncode == 0, resumed.stderr[-2000:]
+        assert _stats(served.base_url)["requests"] == plan["calls"]
+
+
+def test_expected_output_from_logs_is_within_10_percent_of_a_repeat_run(server, tmp_path, capsys):
+    """Logs of a run with seed 0 predict the output tokens of the same command with seed 1."""
+    base_url, model = server
+    args = ["--model", model, "--limit", "4", "--reasoning", "off", "--tasks", "sentence_ordering", "discourse_markers"]
+    assert main(["run", *args, "--seeds", "0", "--log-dir", str(tmp_path / "first"), "--display", "none"]) == 0
+    repeat = [*args, "--seeds", "1", "--log-dir", str(tmp_path / "repeat")]
+    plan = _plan(capsys, [*repeat, "--from-logs", str(tmp_path / "first")])
+    assert plan["output_expected"] is not None
+    assert main(["run", *repeat, "--display", "none"]) == 0
+    logged = sum(
+        usage.output_tokens
+        for info in list_eval_logs(str(tmp_path / "repeat"))
+        for usage in read_eval_log(info, header_only=True).stats.model_usage.values()
+    )
+    assert abs(plan["output_expected"] - logged) <= 0.10 * logged, (plan["output_expected"], logged)

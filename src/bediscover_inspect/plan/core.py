@@ -44,12 +44,13 @@ class Plan:
     """``(task, reasoning) -> (mean, 90th percentile, mean reasoning)`` output tokens per call, from
     ``--from-logs``."""
 
-    def expected_cost(self) -> float | None:
-        """The cost at the expected (mean) output tokens per call; ``None`` without :attr:`expected` for every
-        row's task and mode, or without prices."""
-        if not self.expected or any((row.task, row.reasoning) not in self.expected for row in self.rows):
+    def expected_cost(self, rows: Sequence[Row] | None = None) -> float | None:
+        """The cost of ``rows`` (all by default) at the expected (mean) output tokens per call; ``None`` without
+        :attr:`expected` for every row's task and mode, or without prices."""
+        rows = self.rows if rows is None else rows
+        if self.expected_output(rows) is None:
             return None
-        return self.cost(self.rows, lambda row: row.calls * self.expected[(row.task, row.reasoning)][0])
+        return self.cost(rows, lambda row: row.calls * self.expected[(row.task, row.reasoning)][0])
 
     def cost(self, rows: Sequence[Row], output_of: Callable[[Row], float | None]) -> float | None:
         """USD of ``rows`` at :attr:`prices`, with ``output_of(row)`` output tokens per row; ``None`` when a price,
@@ -80,7 +81,16 @@ class Plan:
             "prompt_tokens_exact": bool(self.tokenizer and self.tokenizer.exact),
             "output_ceiling": None if None in ceiling else sum(c or 0 for c in ceiling),
             "cost_ceiling": self.cost(rows, lambda row: row.output_ceiling),
+            "output_expected": self.expected_output(rows),
+            "cost_expected": self.expected_cost(rows),
         }
+
+    def expected_output(self, rows: Sequence[Row] | None = None) -> float | None:
+        """Output tokens of ``rows`` at :attr:`expected`'s mean per call; ``None`` where a task and mode has none."""
+        rows = self.rows if rows is None else rows
+        if not self.expected or any((row.task, row.reasoning) not in self.expected for row in rows):
+            return None
+        return sum(row.calls * self.expected[(row.task, row.reasoning)][0] for row in rows)
 
 
 def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str, str, bool, int], frozenset[Any]]:
@@ -190,3 +200,49 @@ def make_plan(
             + (f" in {spec.cost_config}" if spec.cost_config else " (give --model-cost-config FILE)")
         )
     return Plan(spec, rows, tokenizer, prices, bool(spec.generate.get("batch")), out_notes)
+
+
+def expected_from_logs(log_dir: str) -> tuple[dict[tuple[str, bool], tuple[float, float, float]], list[str]]:
+    """Output tokens per model call of earlier runs (``--from-logs DIR``): ``(task, reasoning) -> (mean, 90th
+    percentile, mean reasoning tokens)`` over every sample of the logs under ``log_dir`` that reported usage, and
+    the models they came from.
+
+    A sample's usage is its model calls' (Inspect's ``model_usage``); an incremental dialogue-parsing sample's is
+    divided by its turns (sample metadata ``n_turns``), so every value is per call.
+
+    Raises:
+        NotADirectoryError: ``log_dir`` is not a log directory.
+    """
+    import numpy as np
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    from bediscover_inspect.logdir import kind
+    from bediscover_inspect.split import cell_of
+    from bediscover_inspect.workers import logs_in
+
+    if kind(log_dir) != "dir":
+        raise NotADirectoryError(f"--from-logs is not a log directory: {log_dir}")
+    per_call: dict[tuple[str, bool], list[tuple[float, float]]] = {}
+    models: set[str] = set()
+    for log in logs_in(log_dir):
+        cell = cell_of(log)
+        if cell is None:
+            continue
+        for summary in read_eval_log_sample_summaries(log.location):
+            usage = list(summary.model_usage.values())
+            if not usage or summary.error is not None:
+                continue
+            calls = int((summary.metadata or {}).get("n_turns", 1) or 1)
+            output = sum(u.output_tokens for u in usage) / calls
+            reasoning = sum(u.reasoning_tokens or 0 for u in usage) / calls
+            per_call.setdefault((cell[0], cell[1]), []).append((output, reasoning))
+            models.add(log.eval.model)
+    expected = {
+        key: (
+            float(np.mean([o for o, _ in values])),
+            float(np.percentile([o for o, _ in values], 90)),
+            float(np.mean([r for _, r in values])),
+        )
+        for key, values in per_call.items()
+    }
+    return expected, sorted(models)

@@ -64,6 +64,8 @@ def one_line(plan: Plan) -> str:
         f"output ceiling {_n(t['output_ceiling'])} tokens",
         f"cost ceiling {_usd(t['cost_ceiling'])}",
     ]
+    if t["output_expected"] is not None:
+        parts += [f"expected output {_n(t['output_expected'])} tokens", f"expected cost {_usd(t['cost_expected'])}"]
     return ", ".join(parts)
 
 
@@ -121,6 +123,10 @@ def render_table(plan: Plan) -> str:
     widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEADER)]
     lines += ["", _line(HEADER, widths), _line(["-" * w for w in widths], widths)]
     lines += [_line(r, widths) for r in table]
+    if plan.expected:
+        lines += ["", "expected output tokens per call (from logs): mean, 90th percentile, mean reasoning"]
+        for (task, reasoning), (mean, p90, thinking) in sorted(plan.expected.items()):
+            lines.append(f"  {task} reasoning {_mode(reasoning)}: {mean:,.0f}, {p90:,.0f}, {thinking:,.0f}")
     lines += ["", f"total: {one_line(plan)}"]
     lines += [f"note: {note}" for note in plan.notes]
     return "\n".join(lines)
@@ -158,6 +164,10 @@ def render_json(plan: Plan) -> str:
         "prices": None if plan.prices is None else vars(plan.prices),
         "batch": plan.batch,
         "per_task": per_task,
+        "expected_per_call": [
+            {"task": task, "reasoning": _mode(reasoning), "mean": mean, "p90": p90, "reasoning_mean": thinking}
+            for (task, reasoning), (mean, p90, thinking) in sorted(plan.expected.items())
+        ],
         "rows": [_row_json(row) for row in plan.rows],
         "notes": plan.notes,
     }

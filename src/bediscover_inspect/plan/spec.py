@@ -268,7 +268,14 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
 
 
 def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
-    """The options of ``bediscover plan`` beyond ``bediscover run``'s: ``--format``."""
+    """The options of ``bediscover plan`` beyond ``bediscover run``'s: ``--format`` and ``--from-logs``."""
     plan.add_argument(
         "--format", choices=["table", "json"], default="table", help="a table for people or JSON (default %(default)s)"
+    )
+    plan.add_argument(
+        "--from-logs",
+        default=None,
+        metavar="DIR",
+        help="logs of an earlier, similar run (same model family, tasks and modes): the expected output and "
+        "reasoning tokens per call (mean, 90th percentile) and the expected cost",
     )
