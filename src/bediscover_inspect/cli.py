@@ -60,6 +60,7 @@ from bediscover_inspect.tasks import (
     warnings_to_stderr,
 )
 from bediscover_inspect.tasks import one_line as message_line
+from bediscover_inspect.workers import add_arguments as add_scale_arguments
 
 
 class TaskNotAvailable(UsageError, RuntimeError):
@@ -553,12 +554,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run tasks x seeds x reasoning modes through inspect_ai.eval_set (resumable)")
     add_run_arguments(run)
+    add_scale_arguments(run)
     run.set_defaults(func=cmd_run)
 
     plan = sub.add_parser(
         "plan", help="what `bediscover run` with the same arguments will send and cost, counted before it runs"
     )
     add_run_arguments(plan)
+    add_scale_arguments(plan)
     add_plan_arguments(plan)
     plan.set_defaults(func=cmd_plan)
 

@@ -11,10 +11,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+from inspect_ai.log import read_eval_log_sample_summaries
+
+from bediscover_inspect.evallogs.store import kind, read_headers
 from bediscover_inspect.plan.cost import BATCH_PRICE_FACTOR, Prices
 from bediscover_inspect.plan.count import GOLD_STRUCTURE_NOTE, EvalCount, Row, count_samples, rows_of
 from bediscover_inspect.plan.spec import RunSpec
 from bediscover_inspect.plan.tokenizers import Tokenizer
+from bediscover_inspect.split import cell_of, split_of
 
 BuildTasks = Callable[[Sequence[str], Sequence[int], Sequence[bool], dict[str, Any]], list[Any]]
 """``(task names, seeds, modes, task args) -> built tasks``, task-major then mode then seed
@@ -93,6 +98,13 @@ class Plan:
         return sum(row.calls * self.expected[(row.task, row.reasoning)][0] for row in rows)
 
 
+def _headers(log_dir: str) -> list[Any]:
+    """Headers of the readable logs under ``log_dir`` (an unreadable one counts as unfinished)."""
+    from inspect_ai.log import list_eval_logs
+
+    return [log for log in read_headers(list_eval_logs(log_dir)) if not isinstance(log, Exception)]
+
+
 def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str, str, bool, int], frozenset[Any]]:
     """``(group label, task, reasoning, seed) -> ids of the samples a resume keeps``, from the logs of ``model`` in
     ``log_dir`` (nothing when it does not exist).
@@ -101,16 +113,12 @@ def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str,
     completed without error (what Inspect's eval set reuses when it resumes the eval). A log is matched to an eval
     by task, reasoning mode, seed and the group's own task arguments; the newest such log counts.
     """
-    from inspect_ai.log import read_eval_log_sample_summaries
-
     from bediscover_inspect.evallogs.store import kind
-    from bediscover_inspect.split import cell_of, split_of
-    from bediscover_inspect.workers import logs_in
 
     if kind(log_dir) != "dir":
         return {}
     headers = sorted(
-        (log for log in logs_in(log_dir) if log.eval.model == model and split_of(log) is None),
+        (log for log in _headers(log_dir) if log.eval.model == model and split_of(log) is None),
         key=lambda log: str(log.eval.created),
     )
     found: dict[tuple[str, str, bool, int], frozenset[Any]] = {}
@@ -213,18 +221,12 @@ def expected_from_logs(log_dir: str) -> tuple[dict[tuple[str, bool], tuple[float
     Raises:
         NotADirectoryError: ``log_dir`` is not a log directory.
     """
-    import numpy as np
-    from inspect_ai.log import read_eval_log_sample_summaries
-
-    from bediscover_inspect.logdir import kind
-    from bediscover_inspect.split import cell_of
-    from bediscover_inspect.workers import logs_in
 
     if kind(log_dir) != "dir":
         raise NotADirectoryError(f"--from-logs is not a log directory: {log_dir}")
     per_call: dict[tuple[str, bool], list[tuple[float, float]]] = {}
     models: set[str] = set()
-    for log in logs_in(log_dir):
+    for log in _headers(log_dir):
         cell = cell_of(log)
         if cell is None:
             continue

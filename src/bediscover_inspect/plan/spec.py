@@ -18,7 +18,6 @@ from bediscover_inspect.presets import PAPER_SEEDS
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import whole_number
 from bediscover_inspect.tasks import TASK_NAMES, task_name_of
-from bediscover_inspect.workers import add_arguments as add_scale_arguments
 
 REASONING_CHOICES: dict[str, tuple[bool, ...]] = {"off": (False,), "on": (True,), "both": (False, True)}
 """``--reasoning`` -> the reasoning modes run (the paper's "w/o" and "w/ reasoning" settings)."""
@@ -183,7 +182,8 @@ def _usd(text: str) -> float:
 
 
 def add_run_arguments(run: argparse.ArgumentParser) -> None:
-    """Every option of ``bediscover run``, which ``bediscover plan`` takes as well (so a user swaps one word)."""
+    """Every option of ``bediscover run``, which ``bediscover plan`` takes as well (so a user swaps one word), but
+    the scale options of :func:`bediscover_inspect.workers.add_arguments` (the CLI adds those to both)."""
     run.add_argument("--model", required=True, help="Inspect model, e.g. vllm/Qwen/Qwen3-8B, openai/gpt-5-mini")
     run.add_argument(
         "--tasks",
@@ -263,7 +263,6 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
         help="recompute the scores while the evals run (Inspect's live scores; off by default: with several evals "
         "at once they hold Inspect's event loop a large share of the time); the final scores are the same",
     )
-    add_scale_arguments(run)
     add_run_bounds(run)
 
 
