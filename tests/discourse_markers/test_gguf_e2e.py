@@ -31,5 +31,9 @@ def test_embedded_model_scores_one_sample_per_dataset(tmp_path):
         assert score.answer in (*LABELS[dataset], INVALID_ANSWER)
         assert score.value["invalid"] == (1.0 if score.answer == INVALID_ANSWER else 0.0)
         assert 0 < score.value["output_tokens"] <= 24
-        assert score.explanation == sample.output.completion
+        # the completion, after a first paragraph naming the cause when the reply stopped at the budget
+        assert score.explanation.endswith(sample.output.completion)
+        cut_off = sample.output.stop_reason == "max_tokens"
+        assert score.value["cut_off"] == (1.0 if cut_off else 0.0)
+        assert score.explanation.startswith("cut off at ") == (cut_off and score.answer == INVALID_ANSWER)
     assert list(measures_by_group(log)["accuracy"]) == ["all", "just-manual", "just-subtitle", "otherwise"]

@@ -9,6 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import SampleScore, Score, Target
+from inspect_ai.util import Store
 
 from bediscover_inspect.discourse_relations.prompts import LABELS
 from bediscover_inspect.discourse_relations.scorer import METRICS, discourse_relation_scorer
@@ -173,11 +174,12 @@ def test_garbage_answers_are_invalid_and_wrong(tmp_path):
 
 
 class _State:
-    """Minimal TaskState stand-in: the scorer reads only ``output`` and the gold label of ``metadata``."""
+    """Minimal TaskState stand-in: the scorer reads ``output``, the gold label of ``metadata`` and ``store``."""
 
     def __init__(self, text: str, reasoning_tokens: int | None = None, gold: str = "causal"):
         self.output = output_with_usage(text, output_tokens=5, reasoning_tokens=reasoning_tokens)
         self.metadata = {"gold": gold, "dataset": "eng.pdtb.gum"}
+        self.store = Store()  # the solver's record of the task's reasoning setting (causes.REASONING_STORE_KEY)
 
 
 @pytest.mark.parametrize(
