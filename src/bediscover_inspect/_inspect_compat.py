@@ -13,7 +13,7 @@ import importlib
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, BinaryIO
 
 PRIVATE_NAMES: dict[str, tuple[str, str]] = {
     "PrerequisiteError": (
@@ -45,6 +45,11 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "report reads a log directory (listing, headers, the class tables' logs) in one event loop with one "
         "store client, compare and bediscover run its headers (the public read_eval_log opens a new S3 client "
         "per log)",
+    ),
+    "AsyncFilesystem": (
+        "inspect_ai._util.asyncfiles",
+        "report, compare and rescore copy a log on a store into a temporary file through the event loop's one "
+        "store client before reading its samples one at a time (Inspect's read_eval_log copies it the same way)",
     ),
     "task_scores": (
         "inspect_ai._display.core.results",
@@ -109,6 +114,17 @@ def run_coroutine(coroutine: Any) -> Any:
     """Run ``coroutine`` (one of Inspect's ``…_async`` log functions) to its result as Inspect's synchronous log
     functions do: one event loop with one async filesystem, so one S3 client for everything it reads."""
     return private_name("run_coroutine")(coroutine)
+
+
+async def download_log(location: str, dest: BinaryIO) -> None:
+    """Copy the file at ``location`` (a store URL such as ``s3://bucket/run/x.eval``) into the open binary file
+    ``dest``, through the running event loop's store client (:func:`run_coroutine` opens one per loop).
+
+    Raises:
+        FileNotFoundError: nothing at ``location``; the store's own errors otherwise.
+    """
+    async with private_name("AsyncFilesystem")() as filesystem:
+        await filesystem.read_file_into(location, dest)
 
 
 def eval_results(*args: Any, **kwargs: Any) -> Any:

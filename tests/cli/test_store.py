@@ -93,11 +93,20 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, 
     for name in ("sentence_ordering.md", "temporal_reasoning.md", "classes/per_class.csv", "classes/confusion.csv"):
         assert (tmp_path / "cli_report" / name).read_text() == (tmp_path / "report_local" / name).read_text()
 
-    # compare pairs every sample of the store's run with the local run's: no score differs
-    assert main(["compare", "--baseline", remote, "--candidate", local, "--require-identical"]) == 0
-    # rescore reads the store and writes into it (same file names), and the gate passes on the result
-    assert main(["rescore", remote, "--out", f"{store}/rescored"]) == 0
-    assert main(["compare", "--baseline", remote, "--candidate", f"{store}/rescored", "--require-identical"]) == 0
+    # compare pairs every sample of the store's run with the local run's: no score differs; rescore reads the store
+    # and writes into it (same file names), and the gate passes on the result; each through one S3 client, however
+    # many logs (8 on each side here). Rescore's second client is the fsspec filesystem Inspect's log writer checks
+    # the destination with (one per process, whatever the number of logs).
+    for command, expected in (
+        (["compare", "--baseline", remote, "--candidate", local, "--require-identical"], ["s3"]),
+        (["rescore", remote, "--out", f"{store}/rescored"], ["s3", "s3"]),
+        (["compare", "--baseline", remote, "--candidate", f"{store}/rescored", "--require-identical"], ["s3"]),
+    ):
+        clients.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(AioSession, "create_client", counted)
+            assert main(command) == 0
+        assert clients == expected, command
     import s3fs
 
     names = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/shards"))

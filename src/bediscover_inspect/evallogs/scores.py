@@ -152,7 +152,7 @@ class LogScores:
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
             read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
         classes: ``{log path: {dataset: (gold labels, predicted labels)}}`` of every label-choice log in
-            ``scores`` (:func:`bediscover_inspect.report.classes.pairs_of_log`), when read with ``classes=True``;
+            ``scores`` (:func:`bediscover_inspect.report.classes.read_pairs_async`), when read with ``classes=True``;
             empty otherwise.
     """
 
@@ -310,8 +310,8 @@ def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float,
 
 def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` (a local path or an fsspec URL such as
-    ``s3://bucket/run``) into a long table of scores; with ``classes``, also each label-choice log used whole, for
-    its gold and predicted labels (:attr:`LogScores.classes`).
+    ``s3://bucket/run``) into a long table of scores; with ``classes``, also the samples of each label-choice log
+    used, for its gold and predicted labels (:attr:`LogScores.classes`).
 
     Everything is read in one event loop, so a store is read through one client
     (:func:`bediscover_inspect.evallogs.store.list_logs_async`).
@@ -332,19 +332,20 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     """
     from bediscover_inspect._inspect_compat import run_coroutine
 
-    return run_coroutine(_read_log_scores(str(log_dir), classes))
+    return run_coroutine(read_log_scores_async(str(log_dir), classes))  # type: ignore[no-any-return]
 
 
-async def _read_log_scores(log_dir: str, classes: bool) -> LogScores:
-    from bediscover_inspect.evallogs.store import list_logs_async, map_logs_async, read_headers_async
+async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScores:
+    """:func:`read_log_scores` in the running event loop (so through its one store client); the class tables' logs
+    are read one sample at a time (:func:`bediscover_inspect.report.classes.read_pairs_async`)."""
+    from bediscover_inspect.evallogs.store import list_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
     read = _log_scores(infos, await read_headers_async(infos))
     if classes:
-        from bediscover_inspect.report.classes import label_logs, pairs_of_log
+        from bediscover_inspect.report.classes import label_logs, read_pairs_async
 
-        logs = label_logs(read.scores)
-        read.classes = dict(zip(logs, await map_logs_async(logs, pairs_of_log), strict=True))
+        read.classes = {log: await read_pairs_async(log, task) for log, task in label_logs(read.scores).items()}
     return read
 
 

@@ -10,12 +10,10 @@ a prefix with objects under it counts as one. Credentials and endpoints come fro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import unquote, urlparse
-
-T = TypeVar("T")
 
 
 def is_url(location: str | Path) -> bool:
@@ -131,16 +129,3 @@ def read_headers(infos: Sequence[Any]) -> list[Any]:
     from bediscover_inspect._inspect_compat import run_coroutine
 
     return list(run_coroutine(read_headers_async(infos)))
-
-
-async def map_logs_async(locations: Sequence[str], read: Callable[[Any], T]) -> list[T]:
-    """``read`` applied to each whole log at ``locations``, one log in memory at a time, in order, in the running
-    event loop (Inspect's ``read_eval_log_async``, so through its one store client); ``read`` should keep only what
-    it needs of a log.
-
-    Raises:
-        Whatever ``read_eval_log`` raises for a log that cannot be read.
-    """
-    from inspect_ai.log import read_eval_log_async
-
-    return [read(await read_eval_log_async(location)) for location in locations]

@@ -78,6 +78,7 @@ from typing import Any
 
 import numpy as np
 
+from bediscover_inspect._inspect_compat import run_coroutine
 from bediscover_inspect.measures import CATALOG, SCORERS, Measure
 
 from . import paired_stats as ps
@@ -91,7 +92,7 @@ from .pairing import (
     Scored,
     Side,
     pair_runs,
-    read_side,
+    read_side_async,
     run_name,
 )
 
@@ -688,6 +689,11 @@ def give_verdicts(cells: Sequence[Cell], alpha: float, max_drop: float) -> int:
     return len(tested)
 
 
+async def _read_sides(paths: Sequence[str], tasks: Sequence[str] | None) -> list[Side]:
+    """Both sides read in one event loop, so a store is read through one client for the whole comparison."""
+    return [await read_side_async(name, path, tasks) for name, path in zip(SIDES, paths, strict=True)]
+
+
 def compare(
     baseline: str | Path,
     candidate: str | Path,
@@ -719,7 +725,7 @@ def compare(
         MismatchError: unlike runs (see the module docstring) without ``allow_mismatch``.
     """
     check_options(max_drop, alpha, measures, max_missing)
-    sides = [read_side(name, path, tasks) for name, path in zip(SIDES, (baseline, candidate))]
+    sides = run_coroutine(_read_sides((str(baseline), str(candidate)), tasks))
     pairing = pair_runs(*sides)
     warnings = refuse_unlike(pairing, allow_mismatch)
     coverage, usable = account(pairing.pairs)

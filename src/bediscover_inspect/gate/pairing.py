@@ -16,7 +16,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.log import read_eval_log_async
+
+from bediscover_inspect._inspect_compat import run_coroutine
+from bediscover_inspect.evallogs.samples import read_samples_async
+from bediscover_inspect.evallogs.scores import (
+    NO_MEASURES,
+    NOT_OURS,
+    SUPERSEDED,
+    UNREADABLE,
+    read_log_scores_async,
+    run_facts,
+    setting_parameters,
+    short_task_name,
+)
+from bediscover_inspect.evallogs.store import is_url, kind
 from bediscover_inspect.metadata import BENCHMARK
+from bediscover_inspect.metrics import INVALID_ANSWER
 
 
 class CompareError(ValueError):
@@ -86,17 +102,16 @@ def _groups_of(metadata: dict[str, Any]) -> dict[str, str]:
     return {key: str(metadata[key]) for key in ("dataset", "framework", "language", "category") if key in metadata}
 
 
-def _run_of(path: str, log: Any) -> Run:
-    from bediscover_inspect.evallogs.scores import run_facts
-    from bediscover_inspect.metrics import INVALID_ANSWER
-
+async def _run_of(path: str, log: Any) -> Run:
+    """The :class:`Run` of the successful log at ``path`` whose header is ``log``: its samples read one at a time
+    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`), each kept as a :class:`SampleRow`."""
     facts = run_facts(path, log)
     samples: dict[tuple[str, int], SampleRow] = {}
-    for sample in log.samples or []:
-        metadata = sample.metadata or {}
+    async for sample in read_samples_async(path):
+        metadata = sample.metadata
         scores: dict[str, Scored] = {}
         non_finite: list[str] = []
-        for name, score in (sample.scores or {}).items():
+        for name, score in sample.scores.items():
             if isinstance(score.value, dict):
                 answer = str(score.answer) if score.answer is not None else INVALID_ANSWER
                 scores[name] = Scored(dict(score.value), answer, str(metadata.get("gold", "")))
@@ -104,9 +119,8 @@ def _run_of(path: str, log: Any) -> Run:
             elif not _finite(score.value):
                 non_finite.append(f"{name} {score.value}")
         target = sample.target if isinstance(sample.target, str) else json.dumps(sample.target)
-        error = sample.error.message if sample.error is not None else None
-        samples[(str(sample.id), int(sample.epoch))] = SampleRow(
-            str(sample.id), int(sample.epoch), _groups_of(metadata), target, scores, error, non_finite
+        samples[(str(sample.id), sample.epoch)] = SampleRow(
+            str(sample.id), sample.epoch, _groups_of(metadata), target, scores, sample.error, non_finite
         )
     epochs = getattr(log.eval.config, "epochs", None) or 1
     sample_ids = getattr(log.eval.dataset, "sample_ids", None) or sorted({i for i, _ in samples})
@@ -137,8 +151,6 @@ def _finite(value: Any) -> bool:
 
 
 def _parameters(log: Any) -> dict[str, Any]:
-    from bediscover_inspect.evallogs.scores import setting_parameters
-
     return setting_parameters(log)
 
 
@@ -156,8 +168,15 @@ class Side:
 
 
 def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -> Side:
+    """:func:`read_side_async` in an event loop of its own."""
+    return run_coroutine(read_side_async(name, path, tasks))  # type: ignore[no-any-return]
+
+
+async def read_side_async(name: str, path: str | Path, tasks: Sequence[str] | None = None) -> Side:
     """The runs of a log directory (one successful log per run) or of one log file, samples included; either a
-    local path or an fsspec URL (``s3://bucket/run``).
+    local path or an fsspec URL (``s3://bucket/run``). Everything is read in the running event loop, so a store is
+    read through its one client; each log's samples are read one at a time
+    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`).
 
     A directory is read as :func:`bediscover_inspect.evallogs.scores.read_log_scores` reads it. What the report only
     notes makes the side incomplete here (:attr:`Side.incomplete`, one line each): a log that cannot be read, a
@@ -166,30 +185,36 @@ def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -
     with a successful log of the same run (task, variant, reasoning mode, seed), and a successful log left out for
     another of the same run and model whose generate settings differ. Such runs are not used.
 
+    A URL ending in ``.eval`` or ``.json`` is taken for one log file, any other for a directory (a store is not
+    asked what it holds before it is read, which would take a client of its own).
+
     Raises:
         CompareError: the path does not exist, or a single log file given is not a log of the suite.
     """
-    from bediscover_inspect.evallogs.store import kind
-
     path = str(path)
-    try:
-        found = kind(path)
-    except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
-        raise CompareError(f"cannot read {path}: {exc}") from exc
+    if is_url(path):
+        found = "file" if path.endswith(LOG_SUFFIXES) else "dir"
+    else:
+        try:
+            found = kind(path)
+        except (OSError, ValueError) as exc:  # a URL scheme without its package
+            raise CompareError(f"cannot read {path}: {exc}") from exc
     if found == "missing":
         raise CompareError(f"not found: {path}")
     if found == "dir":
-        return _read_directory(name, path, tasks)
-    return _read_file(name, path, tasks)
+        return await _read_directory(name, path, tasks)
+    return await _read_file(name, path, tasks)
 
 
-def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
-    from inspect_ai.log import read_eval_log
+LOG_SUFFIXES = (".eval", ".json")
+"""The file names of Inspect's two log formats."""
 
-    from bediscover_inspect.evallogs.scores import short_task_name
 
+async def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
     try:
-        log = read_eval_log(path)
+        log = await read_eval_log_async(path, header_only=True)
+    except FileNotFoundError as exc:
+        raise CompareError(f"not found: {path}") from exc
     except Exception as exc:  # noqa: BLE001 - one unreadable file is reported, never a traceback
         return Side(name, path, [], [], [f"{name} log {path} is unreadable: {type(exc).__name__}: {exc}"])
     metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
@@ -199,23 +224,20 @@ def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
         return Side(name, path, [], [(path, f"task {log.eval.task} not among --tasks")], [])
     if log.status != "success":
         return Side(name, path, [], [], [f"{name} log {path} ended with status {log.status}"])
-    return Side(name, path, [_run_of(path, log)], [], [])
+    try:
+        run = await _run_of(path, log)
+    except Exception as exc:  # noqa: BLE001 - a sample that cannot be read makes the log unreadable
+        return Side(name, path, [], [], [f"{name} log {path} is unreadable: {type(exc).__name__}: {exc}"])
+    return Side(name, path, [run], [], [])
 
 
-def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
-    from inspect_ai.log import read_eval_log
-
-    from bediscover_inspect.evallogs.scores import (
-        NO_MEASURES,
-        NOT_OURS,
-        SUPERSEDED,
-        UNREADABLE,
-        read_log_scores,
-        run_facts,
-        short_task_name,
-    )
-
-    scores = read_log_scores(path)
+async def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
+    try:
+        scores = await read_log_scores_async(path)
+    except FileNotFoundError as exc:
+        raise CompareError(f"not found: {path}") from exc
+    except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
+        raise CompareError(f"cannot read {path}: {exc}") from exc
     chosen = {str(row["log"]): row for _, row in scores.runs.iterrows()}
     skipped: list[tuple[str, str]] = []
     incomplete: list[str] = []
@@ -227,7 +249,7 @@ def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
         if reason.startswith(UNREADABLE):
             incomplete.append(f"{name} log {log_path} is {reason}")
             continue
-        header = read_eval_log(log_path, header_only=True)
+        header = await read_eval_log_async(log_path, header_only=True)
         if tasks and short_task_name(header.eval.task) not in tasks:
             continue
         label = short_task_name(header.eval.task)
@@ -275,9 +297,14 @@ def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> Side:
             f"{name}: two models compete for {task} (reasoning {reasoning}, seed {seed}): {models}; "
             "keep one model's logs per directory"
         )
-    runs = [
-        _run_of(paths[0], read_eval_log(paths[0])) for key, paths in sorted(by_run.items()) if key not in conflicted
-    ]
+    runs = []
+    for key, paths in sorted(by_run.items()):
+        if key in conflicted:
+            continue
+        try:
+            runs.append(await _run_of(paths[0], await read_eval_log_async(paths[0], header_only=True)))
+        except Exception as exc:  # noqa: BLE001 - a sample that cannot be read makes the log unreadable
+            incomplete.append(f"{name} log {paths[0]} is {UNREADABLE}: {type(exc).__name__}: {exc}")
     return Side(name, path, runs, skipped, incomplete)
 
 

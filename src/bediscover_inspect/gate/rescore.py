@@ -23,12 +23,19 @@ re-score, so the scores' ``max_tokens`` is ``None`` (:mod:`bediscover_inspect.ca
 from __future__ import annotations
 
 import importlib
+import posixpath
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspect_ai import score_async
+from inspect_ai.log import read_eval_log_async, write_eval_log_async
+
+from bediscover_inspect._inspect_compat import run_coroutine
+from bediscover_inspect.evallogs.store import filesystem, is_url, kind, list_logs_async, local_path
+from bediscover_inspect.gate.pairing import LOG_SUFFIXES
 from bediscover_inspect.measures import SCORERS as CATALOG_SCORERS
 from bediscover_inspect.metadata import BENCHMARK
 
@@ -60,22 +67,13 @@ class Rescored:
     samples: int
 
 
-def _log_files(source: str) -> list[str]:
-    """The log files under the directory ``source`` (local path or URL), sorted."""
-    from inspect_ai.log import list_eval_logs
-
-    from bediscover_inspect.evallogs.store import local_path
-
-    return sorted(local_path(info.name) for info in list_eval_logs(source, recursive=True))
-
-
-def rescore_log(log: Any) -> Any:
-    """The log re-scored by the current scorers of the names it records (the log given is not changed).
+async def rescore_log(log: Any) -> Any:
+    """The log re-scored by the current scorers of the names it records (the log given is not changed), in the
+    running event loop.
 
     Raises:
         RescoreError: a scorer name that is not one of :data:`SCORERS`, or a log without samples.
     """
-    from inspect_ai import score
 
     factories = _scorers()
     names = [scorer.name for scorer in (log.eval.scorers or [])]
@@ -86,12 +84,18 @@ def rescore_log(log: Any) -> Any:
         )
     if not log.samples:
         raise RescoreError(f"log {log.location}: holds no samples to re-score (written with --no-log-samples?)")
-    return score(log, [factories[name]() for name in names], action="overwrite", model="mockllm/model", display="none")
+    return await score_async(
+        log, [factories[name]() for name in names], action="overwrite", model="mockllm/model", display="none"
+    )
 
 
 def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[tuple[str, str]]]:
     """Re-score every successful suite log under ``source`` into ``out`` (module docstring); either may be a
-    local path or an fsspec URL (``s3://bucket/run``).
+    local path or an fsspec URL (``s3://bucket/run``). Everything is read and written in one event loop, so a store
+    is used through one client; one log is in memory at a time.
+
+    A URL ending in ``.eval`` or ``.json`` is taken for one log file, any other for a directory (a store is not
+    asked what it holds first, which would take a client of its own).
 
     Returns:
         ``(rescored, skipped)``: the logs written, and ``(path, reason)`` of logs left as they are (another
@@ -101,15 +105,10 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
         RescoreError: ``source`` does not exist, ``out`` is a file or the source itself, no log was
             re-scored, or a log cannot be (see :func:`rescore_log`).
     """
-    import posixpath
-
-    from inspect_ai.log import read_eval_log, write_eval_log
-
-    from bediscover_inspect.evallogs.store import filesystem, is_url, kind
-
     source, out = str(source), str(out)
     try:
-        source_kind, out_kind = kind(source), kind(out)
+        source_kind = _kind(source)
+        out_kind = "file" if is_url(out) and out.endswith(LOG_SUFFIXES) else "dir" if is_url(out) else kind(out)
     except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
         raise RescoreError(f"cannot read {source} or {out}: {exc}") from exc
     if source_kind == "missing":
@@ -119,11 +118,37 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
     (source_fs, source_root), (out_fs, out_root) = filesystem(source), filesystem(out)
     if source_kind == "dir" and (type(source_fs), source_root.rstrip("/")) == (type(out_fs), out_root.rstrip("/")):
         raise RescoreError("--out must differ from the source directory (the source logs are kept)")
+    done, skipped = run_coroutine(_rescore_all(source, source_kind, source_root, out))
+    if not done:
+        raise RescoreError(f"{source}: no successful {BENCHMARK} log to re-score")
+    return done, skipped
+
+
+def _kind(location: str) -> str:
+    """``"dir"``, ``"file"`` or ``"missing"`` (:func:`~bediscover_inspect.evallogs.store.kind`); a URL is told by
+    its name (:data:`~bediscover_inspect.gate.pairing.LOG_SUFFIXES`: a file), never by asking the store."""
+    if is_url(location):
+        return "file" if location.endswith(LOG_SUFFIXES) else "dir"
+    return kind(location)
+
+
+async def _rescore_all(
+    source: str, source_kind: str, source_root: str, out: str
+) -> tuple[list[Rescored], list[tuple[str, str]]]:
+    """:func:`rescore`'s reading, scoring and writing, in the running event loop."""
+    if source_kind == "dir":
+        try:
+            paths = sorted(local_path(info.name) for info in await list_logs_async(source))
+        except FileNotFoundError as exc:
+            raise RescoreError(f"not found: {source}") from exc
+    else:
+        paths = [source]
+    out_fs, out_root = filesystem(out)
     done: list[Rescored] = []
     skipped: list[tuple[str, str]] = []
-    for path in _log_files(source) if source_kind == "dir" else [source]:
+    for path in paths:
         try:
-            log = read_eval_log(path)
+            log = await read_eval_log_async(path)
         except Exception as exc:  # noqa: BLE001 - reported and skipped, never a traceback
             skipped.append((path, f"unreadable: {type(exc).__name__}: {exc}"))
             continue
@@ -134,16 +159,18 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
         if log.status != "success":
             skipped.append((path, f"status {log.status}"))
             continue
-        new = rescore_log(log)
+        new = await rescore_log(log)
         inner = filesystem(path)[1]
         relative = posixpath.relpath(inner, source_root) if source_kind == "dir" else posixpath.basename(inner)
         target = posixpath.join(out_root, relative)
-        out_fs.makedirs(posixpath.dirname(target), exist_ok=True)
-        location = out_fs.unstrip_protocol(target) if is_url(out) else posixpath.join(out, relative)
-        write_eval_log(new, location)
+        if is_url(out):  # a store has no directories to make
+            location = out_fs.unstrip_protocol(target)
+        else:
+            out_fs.makedirs(posixpath.dirname(target), exist_ok=True)
+            location = posixpath.join(out, relative)
+        await write_eval_log_async(new, location)
         done.append(Rescored(path, location, len(new.samples or [])))
-    if not done:
-        raise RescoreError(f"{source}: no successful {BENCHMARK} log to re-score")
+        del log, new  # one log in memory at a time
     return done, skipped
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bediscover_inspect.evallogs.samples import read_samples_async
 from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
 
@@ -30,31 +31,30 @@ def _label_log_rows(scores: pd.DataFrame) -> pd.DataFrame:
     return scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
 
 
-def label_logs(scores: pd.DataFrame) -> list[str]:
-    """The logs of the label-choice runs (:data:`LABEL_SCORERS`) in ``scores``, each once, in order: those whose
-    :func:`pairs_of_log` the class tables need."""
-    return list(_label_log_rows(scores)["log"])
+def label_logs(scores: pd.DataFrame) -> dict[str, str]:
+    """The logs of the label-choice runs (:data:`LABEL_SCORERS`) in ``scores``, each once, in order, with their
+    task: those whose :func:`read_pairs_async` the class tables need."""
+    rows = _label_log_rows(scores)
+    return dict(zip(rows["log"], rows["task"], strict=True))
 
 
-def pairs_of_log(log: Any) -> Pairs:
-    """The gold and predicted labels, per dataset, of one whole log's samples scored by its task's label scorer
-    (:data:`LABEL_SCORERS`).
+async def read_pairs_async(location: str, task: str) -> Pairs:
+    """The gold and predicted labels, per dataset, of the samples of the log at ``location`` scored by ``task``'s
+    label scorer (:data:`LABEL_SCORERS`), its samples read one at a time
+    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`): only the labels are kept.
 
-    Each log is read whole, once (:func:`bediscover_inspect.evallogs.store.map_logs_async`): ``read_eval_log_samples``
-    re-reads the ``.eval`` archive's directory for every sample, which makes a paper-size log (thousands of
-    samples) several times slower to read.
+    Raises:
+        KeyError: ``task`` is not a label-choice task.
+        Whatever :func:`~bediscover_inspect.evallogs.samples.read_samples_async` raises for a log that cannot be read.
     """
-    from bediscover_inspect.evallogs.scores import short_task_name
-
-    scorer = LABEL_SCORERS[short_task_name(log.eval.task)]
+    scorer = LABEL_SCORERS[task]
     pairs: Pairs = defaultdict(lambda: ([], []))
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(scorer)
-        metadata = sample.metadata or {}
-        if score is None or "gold" not in metadata:
+    async for sample in read_samples_async(location):
+        score = sample.scores.get(scorer)
+        if score is None or "gold" not in sample.metadata:
             continue
-        gold, pred = pairs[str(metadata.get("dataset", "all"))]
-        gold.append(str(metadata["gold"]))
+        gold, pred = pairs[str(sample.metadata.get("dataset", "all"))]
+        gold.append(str(sample.metadata["gold"]))
         pred.append(str(score.answer) if score.answer is not None else INVALID_ANSWER)
     return dict(pairs)
 
@@ -64,7 +64,7 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
 
     Args:
         scores: :attr:`~bediscover_inspect.evallogs.scores.LogScores.scores` (its ``log`` column names the logs used).
-        pairs: :func:`pairs_of_log` of each of the :func:`label_logs` of ``scores``
+        pairs: :func:`read_pairs_async` of each of the :func:`label_logs` of ``scores``
             (:attr:`~bediscover_inspect.evallogs.scores.LogScores.classes`).
         ddof: std convention over seeds.
 
