@@ -2,7 +2,7 @@
 metadata, scores (value, answer, explanation, metadata) and error message.
 
 An ``.eval`` log is a zip archive: ``header.json`` and one member ``samples/<id>_epoch_<epoch>.json`` per sample
-(Inspect's log format). The archive is opened once and its sample members are read in turn, each decompressed and
+(Inspect's log format; members compressed with zstandard). The archive is opened once and its sample members are read in turn, each decompressed and
 parsed once, and dropped before the next: the memory a reading takes does not grow with the log. Inspect's own
 ``read_eval_log_samples`` re-reads the archive's directory for every sample, and ``read_eval_log`` holds every
 sample, transcripts included, at once. A log on a store (``s3://…``) is first copied into a temporary file
@@ -16,6 +16,7 @@ through the event loop's one store client (:func:`bediscover_inspect._inspect_co
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 import zipfile
 from collections.abc import AsyncIterator
@@ -28,6 +29,9 @@ from inspect_ai.scorer import Score
 
 from bediscover_inspect._inspect_compat import download_log
 from bediscover_inspect.evallogs.store import is_url, local_path
+
+if sys.version_info < (3, 14):  # Inspect compresses members with zstandard: the stdlib reads it from 3.14
+    import zipfile_zstd  # type: ignore[import-untyped]  # noqa: F401 - adds zstandard to zipfile
 
 SAMPLES_DIR = "samples/"
 """Folder of an ``.eval`` archive that holds one JSON member per sample and epoch (Inspect's log format)."""
