@@ -93,8 +93,12 @@ class RunResult:
         return "\n".join(self.lines)
 
     def ours(self) -> list[str]:
-        """The lines ``bediscover`` itself printed (Inspect's display aside)."""
-        return [line for line in self.lines if line.startswith("bediscover ")]
+        """The lines ``bediscover`` itself printed after its plan line (Inspect's display aside)."""
+        return [
+            line
+            for line in self.lines
+            if line.startswith("bediscover ") and not line.startswith("bediscover run: plan: ")
+        ]
 
 
 def free_port() -> int:
