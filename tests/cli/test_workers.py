@@ -393,6 +393,7 @@ def _wait_for(counter: Path, n: int, proc: subprocess.Popen) -> None:
     assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
 
 
+@pytest.mark.slow
 def test_sigkill_of_the_parent_stops_its_workers_and_the_lock_holds_until_they_end(tmp_path):
     """SIGKILL of the process that started the workers: each worker stops within seconds (it does not run on as
     an orphan), the log directory stays locked while one lives, and the re-run asks each sample once."""
@@ -427,6 +428,7 @@ def test_sigkill_of_the_parent_stops_its_workers_and_the_lock_holds_until_they_e
     assert len(scored) == 16 and set(scored.values()) == {1}
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_named_and_its_started_log_is_replaced_on_resume(tmp_path):
     import psutil
 
@@ -454,6 +456,7 @@ def test_a_killed_worker_is_named_and_its_started_log_is_replaced_on_resume(tmp_
     assert len(scored) == 16 and set(scored.values()) == {1}
 
 
+@pytest.mark.slow
 def test_a_killed_single_runs_started_log_is_replaced_on_resume(tmp_path):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
     proc = _run(str(log_dir), first, 0.5, "--max-samples", "1", limit=3)

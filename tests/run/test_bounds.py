@@ -25,6 +25,7 @@ from .conftest import run_against
 RESUME = "re-run the same command to resume: finished evals are skipped and finished samples kept"
 
 
+@pytest.mark.slow
 def test_timeout_bounds_a_call_over_all_its_attempts(fault_server, tmp_path):
     # the server answers after 30 s; --timeout 3 ends the call (its first attempt cancelled) after 3 s
     server = fault_server("--bad", "slow", "--slow-seconds", "30")
@@ -43,6 +44,7 @@ def test_timeout_bounds_a_call_over_all_its_attempts(fault_server, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_servers_retry_after_is_waited_for(fault_server, tmp_path):
     # the first request gets HTTP 429 with Retry-After: 8; the retry comes 8 s later (Inspect's own back-off: 3-6 s)
     server = fault_server("--bad", "http429", "--first", "1", "--retry-after", "8")
@@ -54,6 +56,7 @@ def test_a_servers_retry_after_is_waited_for(fault_server, tmp_path):
     assert 8 <= second["time"] - first["time"] < 12
 
 
+@pytest.mark.slow
 def test_a_retry_after_beyond_the_timeout_stops_the_run_with_one_line(fault_server, tmp_path):
     server = fault_server("--bad", "http429", "--retry-after", "120")
     log_dir = tmp_path / "logs"
@@ -69,6 +72,7 @@ def test_a_retry_after_beyond_the_timeout_stops_the_run_with_one_line(fault_serv
     ), result.ours()
 
 
+@pytest.mark.slow
 def test_a_reply_cut_half_way_is_called_so(fault_server, tmp_path):
     server = fault_server("--bad", "cut")
     log_dir = tmp_path / "logs"
