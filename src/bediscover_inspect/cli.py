@@ -493,6 +493,12 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup) -> int:
     return code
 
 
+EXIT_INCOMPLETE = 3
+"""Exit code of ``bediscover report`` when something is missing from the report (no cell, a seed or task, a log
+not used: :func:`bediscover_inspect.report.build.incompleteness`), as ``bediscover compare`` exits on an incomplete
+comparison; the files are written all the same."""
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
@@ -525,7 +531,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 out,
                 ddof=args.ddof,
                 expected_seeds=args.seeds,
-                expected_tasks=args.tasks,
+                tasks=args.tasks,
                 plots=not args.no_plots,
                 paper_models=paper_models,
                 read=read,
@@ -534,7 +540,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             # the output directory cannot be created or written
             raise UsageError(f"{type(exc).__name__}: {exc}") from exc
     for message in report.warnings:
-        print(f"warning: {message}", file=sys.stderr)
+        print(f"{'incomplete' if message in report.incomplete else 'warning'}: {message}", file=sys.stderr)
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.table is not None:
@@ -543,7 +549,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from exc
         print(f"bediscover report: paper Table {args.table} in {', '.join(str(path) for path in written)}")
-    print(f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}")
+    line = f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}"
+    if report.incomplete:
+        count = len(report.incomplete)
+        print(
+            f"{line}; incomplete: {count} thing{'s' if count > 1 else ''} missing (listed above; exit 3)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    print(line)
     return 0
 
 
@@ -565,7 +579,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_plan_arguments(plan)
     plan.set_defaults(func=cmd_plan)
 
-    report = sub.add_parser("report", help="paper-style tables and plots from a log directory")
+    report = sub.add_parser(
+        "report",
+        help="paper-style tables and plots from a log directory",
+        description="Paper-style tables and plots from a log directory. Exit 0 when the report holds every run "
+        "found or asked for; 3 when something is missing (no cell, a seed or task missing, a log not used: one "
+        "'incomplete:' line each; the files are written all the same); 2 on a usage error.",
+    )
     report.add_argument("--log-dir", required=True)
     report.add_argument("--out", default="reports", help="output directory (default %(default)s)")
     report.add_argument(
@@ -576,9 +596,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="std over seeds: 0 population (default, the paper's convention), 1 sample",
     )
     report.add_argument(
-        "--seeds", nargs="+", type=int, default=None, help="seeds every run should have (default: every seed found)"
+        "--seeds",
+        nargs="+",
+        type=int,
+        default=None,
+        help="seeds every run should have (default: every seed found); one missing exits 3",
     )
-    report.add_argument("--tasks", nargs="+", default=None, help="tasks every model/mode should have")
+    report.add_argument(
+        "--tasks",
+        nargs="+",
+        type=task_name_of,
+        default=None,
+        metavar="TASK",
+        help="report only these tasks, each of which every model/mode should have (default: every task found)",
+    )
     report.add_argument("--no-plots", action="store_true")
     report.add_argument(
         "--table",

@@ -76,13 +76,18 @@ def shown_path(location: str, log_dir: str | None) -> str:
     return path if relative.startswith("..") else relative
 
 
-def samples_per_dataset(log: Any) -> Counter[str]:
-    """Scored samples of ``log`` per ``dataset`` metadata value, from its sample summaries (the samples in memory
-    when the log carries them)."""
+def scored_samples(log: Any) -> dict[str, str]:
+    """The samples of ``log`` scored: sample id -> its ``dataset`` metadata value, for each id with an epoch that
+    ended without error and has a score (an errored sample was asked, not scored), from its sample summaries (the
+    samples in memory when the log carries them)."""
     from inspect_ai.log import read_eval_log_sample_summaries
 
     samples: Iterable[Any] = log.samples if log.samples else read_eval_log_sample_summaries(log.location)
-    return Counter(str((sample.metadata or {}).get(PRIMARY_GROUP_KEY, "")) for sample in samples)
+    return {
+        str(sample.id): str((sample.metadata or {}).get(PRIMARY_GROUP_KEY, ""))
+        for sample in samples
+        if sample.error is None and sample.scores
+    }
 
 
 def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
@@ -113,12 +118,13 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
                 "differs": "",
             }
         ]
-    from .evallogs.scores import run_facts
+    from .evallogs.scores import run_facts, some_not_scored
     from .report.setting import log_differences
 
-    counts = samples_per_dataset(log)
+    scored = scored_samples(log)
+    counts = Counter(scored.values())
     results = read_results(log)
-    facts = run_facts(str(log.location), log)
+    facts = run_facts(str(log.location), log, frozenset(scored) if some_not_scored(log) else None)
     rows = []
     for score in log.results.scores:
         measure = headline_measure(log, score.name)

@@ -33,6 +33,9 @@ SELECTORS_OF_OLDER_LOGS = ("dataset", "datasets", "corpora", "languages", "frame
 """The selectors of a log whose task metadata does not list them (``selectors``): the names the tasks used before
 their metadata listed them."""
 
+NO_SEED = -1
+"""The ``seed`` of a log without one (a run made without ``--seed``): shown as "not recorded"."""
+
 SUPERSEDED = "superseded"
 """Reason prefix of a log left out because a later log of the same run succeeded (e.g. a resumed eval set)."""
 
@@ -66,6 +69,8 @@ RUN_COLUMNS = [
     "seed",
     "reasoning_effort",
     "samples",
+    "errored",
+    "epochs",
     "dataset_samples",
     "limit",
     "sample_id",
@@ -142,7 +147,7 @@ class LogScores:
 
     Attributes:
         scores: one row per (log, measure, group): columns ``log``, ``task``, ``model``, ``reasoning``
-            (``off``/``on``), ``variant`` (:func:`variant_of`), ``seed`` (int, ``-1`` when the log has none),
+            (``off``/``on``), ``variant`` (:func:`variant_of`), ``seed`` (int, :data:`NO_SEED` when the log has none),
             ``reasoning_effort``, ``samples`` (distinct samples of the row's group scored in that log,
             :func:`group_samples`; ``None`` where the log does not say),
             ``scorer`` (the scorer that logged the measure), ``measure``, ``group_key``, ``group`` (``all`` for the overall value), ``value`` and ``stderr``
@@ -160,6 +165,8 @@ class LogScores:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
     classes: dict[str, dict[str, tuple[list[str], list[str]]]] = field(default_factory=dict)
+    tasks_of: dict[str, str] = field(default_factory=dict)
+    """Task (short name) of each suite log whose header could be read, by path: the task of a log left out."""
 
 
 UNREADABLE = "unreadable"
@@ -204,9 +211,10 @@ def group_samples(counts: dict[str, int], datasets: list[str], total: int, group
     return None
 
 
-def _log_rows(path: str, log: Any) -> list[dict[str, Any]]:
-    """The score rows of one successful log (see :class:`LogScores`); ``samples`` per :func:`group_samples`."""
-    facts = run_facts(path, log)
+def _log_rows(path: str, log: Any, scored: frozenset[str] | None = None) -> list[dict[str, Any]]:
+    """The score rows of one successful log (see :class:`LogScores`); ``samples`` per :func:`group_samples`
+    (``scored``: see :func:`run_facts`)."""
+    facts = run_facts(path, log, scored)
     base = {key: facts[key] for key in COLUMNS if key in facts}
     results = read_results(log)
     datasets: dict[str, list[str]] = {}
@@ -241,21 +249,53 @@ def _generate_config(log: Any) -> dict[str, Any]:
     return sent
 
 
-def _sample_counts(log: Any) -> dict[str, int]:
-    """Samples per dataset among the log's sample ids (``<dataset>_<record id>``); empty when not recorded."""
+def _sample_counts(log: Any, scored: frozenset[str] | None = None) -> dict[str, int]:
+    """Samples per dataset among the log's sample ids (``<dataset>_<record id>``), only those in ``scored`` when
+    given; empty when not recorded."""
     counts: dict[str, int] = {}
     for sample_id in getattr(log.eval.dataset, "sample_ids", None) or ():
+        if scored is not None and str(sample_id) not in scored:
+            continue
         dataset = str(sample_id).split("_", 1)[0]
         counts[dataset] = counts.get(dataset, 0) + 1
     return counts
 
 
-def run_facts(path: str, log: Any) -> dict[str, Any]:
+def _asked(log: Any) -> int:
+    """(sample, epoch) pairs a log was asked to run: its sample ids × ``eval.config.epochs`` (0 when the header
+    lists no ids)."""
+    config = getattr(log.eval, "config", None)
+    return len(getattr(log.eval.dataset, "sample_ids", None) or ()) * (getattr(config, "epochs", None) or 1)
+
+
+def some_not_scored(log: Any) -> bool:
+    """Whether a successful log's header counts fewer samples completed without error
+    (``results.completed_samples``) than it was asked to run (:func:`_asked`): its samples must then be read to
+    tell which were scored (:func:`scored_ids_async`)."""
+    results = getattr(log, "results", None)
+    return results is not None and int(results.completed_samples or 0) < _asked(log)
+
+
+async def scored_ids_async(location: str) -> frozenset[str]:
+    """Ids of the samples of a log scored in at least one epoch (ended without error, with a score), from its
+    sample summaries (Inspect's ``read_eval_log_sample_summaries_async``)."""
+    from inspect_ai.log import read_eval_log_sample_summaries_async
+
+    summaries = await read_eval_log_sample_summaries_async(location)
+    return frozenset(str(s.id) for s in summaries if s.error is None and s.scores)
+
+
+def run_facts(path: str, log: Any, scored: frozenset[str] | None = None) -> dict[str, Any]:
     """How one successful log was made, as :attr:`LogScores.runs` lists it.
 
-    Keys: the run keys and ``samples`` of :class:`LogScores`; ``dataset_samples`` (samples of the task's dataset
+    ``scored``: the ids of the samples scored (:func:`scored_ids_async`), for a log some of whose samples were not
+    (:func:`some_not_scored`); ``None``: every sample listed was scored.
+
+    Keys: the run keys and ``samples`` (distinct samples scored) of :class:`LogScores`; ``errored`` (distinct
+    samples listed and not scored: ended in error), ``epochs`` (``log.eval.config.epochs``, 1 when not set),
+    ``dataset_samples`` (samples of the task's dataset
     before ``--limit``, ``log.eval.dataset.samples``), ``limit`` and ``sample_id`` (``log.eval.config``, ``None``
-    when not given), ``sample_counts`` (dataset -> samples run, from the sample ids), ``generate``
+    when not given), ``sample_counts`` (dataset -> samples scored, from the sample ids), ``generate``
     (:data:`GENERATE_FIELDS` that were set, :func:`_generate_config`), ``subset`` (task parameter), ``data``
     (the task metadata's file provenance: path -> ``verified``, SHA-1s, ``records_used`` …) and ``absent``
     (dataset -> reason it was skipped).
@@ -271,14 +311,16 @@ def run_facts(path: str, log: Any) -> dict[str, Any]:
         "model": log.eval.model,
         "reasoning": _reasoning_of(parameters),
         "variant": variant_of(log),
-        "seed": -1 if seed is None else seed,
+        "seed": NO_SEED if seed is None else seed,
         "reasoning_effort": effort or "",
-        "samples": round(_distinct_samples(log)),
+        "samples": len(scored) if scored is not None else round(_distinct_samples(log)),
+        "errored": len(set(map(str, getattr(dataset, "sample_ids", None) or ())) - scored) if scored is not None else 0,
+        "epochs": getattr(config, "epochs", None) or 1,
         "dataset_samples": getattr(dataset, "samples", None),
         "limit": getattr(config, "limit", None),
         "sample_id": getattr(config, "sample_id", None),
         "per_dataset": (log.eval.task_args or {}).get("per_dataset"),
-        "sample_counts": _sample_counts(log),
+        "sample_counts": _sample_counts(log, scored),
         "generate": _generate_config(log),
         "subset": parameters.get("subset"),
         "data": dict(metadata.get("data") or {}),
@@ -341,7 +383,13 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
     from bediscover_inspect.evallogs.store import list_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
-    read = _log_scores(infos, await read_headers_async(infos))
+    headers = await read_headers_async(infos)
+    scored = {  # a log whose header counts fewer samples completed than asked: which ones were scored
+        _local_path(info.name): await scored_ids_async(info.name)
+        for info, log in zip(infos, headers, strict=True)
+        if not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
+    }
+    read = _log_scores(infos, headers, scored)
     if classes:
         from bediscover_inspect.report.classes import label_logs, read_pairs_async
 
@@ -349,12 +397,15 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
     return read
 
 
-def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
+def _log_scores(infos: list[Any], headers: list[Any], scored: dict[str, frozenset[str]] | None = None) -> LogScores:
     """The :class:`LogScores` of the logs ``infos`` (``list_eval_logs`` entries) with their ``headers`` (a header or
-    the exception that reading it raised), as :func:`read_log_scores` describes."""
+    the exception that reading it raised), as :func:`read_log_scores` describes; ``scored``: the ids of the samples
+    scored of each log (by local path) that did not score every sample it lists (:func:`run_facts`)."""
+    scored = scored or {}
     skipped: list[tuple[str, str]] = []
     latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
     unfinished: list[tuple[tuple, str, str]] = []
+    tasks_of: dict[str, str] = {}
     for info, log in zip(infos, headers, strict=True):
         path = local_path(info.name)
         if isinstance(log, Exception):  # any unreadable file is reported and skipped, never fatal
@@ -365,6 +416,7 @@ def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
             if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
                 skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}"))
                 continue
+            tasks_of[path] = short_task_name(log.eval.task)
             seed, _ = _seed_and_effort(log)
             parameters = parameters_of(log)
             key = (
@@ -380,7 +432,7 @@ def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
             if isinstance(metadata.get(SPLIT), dict):
                 unfinished.append((key, path, SPLIT_PART))
                 continue
-            rows = _log_rows(path, log)
+            rows = _log_rows(path, log, scored.get(path))
             if not rows:
                 skipped.append(
                     (
@@ -417,7 +469,7 @@ def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
         else:
             skipped.append((path, f"status {status}"))
     rows = [row for _, _, log_rows in latest.values() for row in log_rows]
-    facts = [run_facts(path, log) for path, log, _ in latest.values()]
+    facts = [run_facts(path, log, scored.get(path)) for path, log, _ in latest.values()]
     runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
     for column in (
         "dataset_samples",
@@ -426,4 +478,4 @@ def _log_scores(infos: list[Any], headers: list[Any]) -> LogScores:
         "per_dataset",
     ):  # as logged: None stays None, 5 stays 5 (not 5.0)
         runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
-    return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs)
+    return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs, tasks_of=tasks_of)

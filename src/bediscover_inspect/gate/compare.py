@@ -29,7 +29,8 @@ and the keys (:func:`unmeasured_notes`).
 Refusal (exit 2). Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task
 version, other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode,
 subset …) of the same task, another sample set (a paired sample whose gold differs, or no sample in common).
-``allow_mismatch`` compares them anyway and lists each difference as a warning in the output.
+``allow_mismatch`` compares them anyway and lists each difference, with the two logs paired, as a warning in the
+output; a refusal also lists what makes either side incomplete.
 
 Cells. A cell is (run, measure, group): group ``all`` and each dataset (DISRPT corpus); with ``measures="all"``
 also the secondary measures and the DISRPT framework / language and ToT category groups. Which measures, their
@@ -43,9 +44,11 @@ formulas and their direction come from the measure catalog (:mod:`bediscover_ins
 * ratios of sums and label measures (micro position accuracy, LCS, dialogue-parsing micro P/R/F1, weighted
   P/R/F1): the studentised difference with its jackknife standard error (``jackknife t``).
 
-Every cell's interval is ``Δ ± t · se`` with the jackknife standard error. Seeds: pairs are formed within a seed;
-each (sample, seed) pair is one row. The p-values of all cells tested form one family, corrected with Holm's
-method.
+Every cell's interval is ``Δ ± t · se`` at ``1 - alpha`` with the jackknife standard error, kept within the largest
+difference the measure's range allows; it is unadjusted and descriptive: the verdict follows the Holm-corrected
+p-value of the cell's test, and a note names the cells whose interval excludes 0 without a significant verdict
+(:func:`interval_notes`). Seeds: pairs are formed within a seed; each (sample, seed) pair is one row. The p-values
+of all cells tested form one family, corrected with Holm's method.
 
 Verdicts (``candidate - baseline`` in points, 1 point = 0.01 of a 0–1 measure, signed so that negative is worse
 for measures where lower is better): ``regressed`` (Holm-significant and worse by more than ``max_drop`` points),
@@ -349,7 +352,8 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
 
     Returns:
         ``baseline``, ``candidate`` (measure units), ``delta``, ``low``, ``high``, ``se`` (points, signed so that
-        negative is worse), ``test`` (:data:`TESTS`), ``worse``, ``better`` (discordant pairs of a binary measure,
+        negative is worse; the interval ``Δ ± t · se`` is kept within the largest difference the measure's range
+        allows, ±100 points for a 0–1 measure, :attr:`~bediscover_inspect.measures.Measure.bounds`), ``test`` (:data:`TESTS`), ``worse``, ``better`` (discordant pairs of a binary measure,
         else ``None``), ``p_value`` (``nan`` for fewer than 2 pairs) and ``identical`` (every paired value equal).
     """
     sides = _sides(measure, base, cand)
@@ -369,6 +373,8 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
         return out | {"delta": sign * delta, "low": math.nan, "high": math.nan, "se": math.nan, "p_value": math.nan}
     result = ps.studentised_test(delta, sides.loo_a, sides.loo_b, alpha)
     low, high = sorted((sign * result.low, sign * result.high))
+    reach = 100.0 * (measure.bounds[1] - measure.bounds[0])  # no difference of two values in range is larger
+    low, high = max(low, -reach), min(high, reach)
     out |= {"delta": sign * delta, "low": low, "high": high, "se": 100.0 * result.se, "p_value": result.p_value}
     if sides.binary is not None:
         bin_a, bin_b = sides.binary
@@ -468,26 +474,36 @@ def _changes(pair: RunPair, keys: Sequence[tuple[str, int]], label: str) -> list
 
 def check_options(max_drop: float, alpha: float, measures: str, max_missing: int) -> None:
     """Raises :class:`CompareError` unless ``0 <= max_drop < 100`` (points: NaN, infinity or 100 and more would
-    call every significant drop small, so the gate could never fail), ``0 < alpha < 1``, ``measures`` is one of
-    :data:`MEASURE_SETS` and ``max_missing >= 0``."""
-    if not 0 <= max_drop < 100 or not 0 < alpha < 1 or measures not in MEASURE_SETS or max_missing < 0:
-        raise CompareError(
-            f"need 0 <= --max-drop < 100, 0 < --alpha < 1, --measures in {list(MEASURE_SETS)} and --max-missing >= 0; "
-            f"got {max_drop}, {alpha}, {measures!r}, {max_missing}"
-        )
+    call every significant drop small, so the gate could never fail; every comparison with NaN is false),
+    ``alpha`` a number in ``(0, 1)``, ``measures`` one of :data:`MEASURE_SETS` and ``max_missing`` a whole number
+    ``>= 0``. The message names each bad option and its value."""
+    bad = []
+    if not (math.isfinite(max_drop) and 0 <= max_drop < 100):
+        bad.append(f"--max-drop must be a number of points in [0, 100), got {max_drop}")
+    if not (math.isfinite(alpha) and 0 < alpha < 1):
+        bad.append(f"--alpha must be a number in (0, 1), got {alpha}")
+    if measures not in MEASURE_SETS:
+        bad.append(f"--measures must be one of {', '.join(MEASURE_SETS)}, got {measures!r}")
+    if not (isinstance(max_missing, int) and max_missing >= 0):
+        bad.append(f"--max-missing must be a whole number >= 0, got {max_missing}")
+    if bad:
+        raise CompareError("; ".join(bad))
 
 
-def refuse_unlike(pairing: Pairing, allow_mismatch: bool) -> list[str]:
+def refuse_unlike(pairing: Pairing, allow_mismatch: bool, incomplete: Sequence[str] = ()) -> list[str]:
     """The warnings of unlike run pairs compared with ``allow_mismatch``.
 
     Raises:
-        MismatchError: unlike run pairs (:func:`~.pairing.pair_runs`) without ``allow_mismatch``.
+        MismatchError: unlike run pairs (:func:`~.pairing.pair_runs`) without ``allow_mismatch``; the message also
+            lists what makes the sides ``incomplete`` (competing logs of a run, unreadable logs …), which the
+            refusal would otherwise hide.
     """
     if pairing.problems and not allow_mismatch:
         raise MismatchError(
             "refusing to compare unlike runs:\n  "
             + "\n  ".join(pairing.problems)
             + "\n(--allow-mismatch compares them anyway)"
+            + "".join(f"\nalso incomplete: {line}" for line in incomplete)
         )
     return [f"compared despite a mismatch (--allow-mismatch): {p}" for p in pairing.problems]
 
@@ -694,6 +710,25 @@ async def _read_sides(paths: Sequence[str], tasks: Sequence[str] | None) -> list
     return [await read_side_async(name, path, tasks) for name, path in zip(SIDES, paths, strict=True)]
 
 
+def interval_notes(cells: Sequence[Cell]) -> list[str]:
+    """One note when some cell's interval excludes 0 but its verdict is not significant (McNemar's exact test or
+    Holm's correction decided otherwise): the verdict follows the Holm-corrected p-value, the interval is
+    descriptive (the cells are named, three at most)."""
+    apart = [
+        cell
+        for cell in cells
+        if cell.verdict in (NO_CHANGE, TOO_FEW) and not math.isnan(cell.low) and (cell.low > 0 or cell.high < 0)
+    ]
+    if not apart:
+        return []
+    names = ", ".join(cell.name for cell in apart[:3]) + (" …" if len(apart) > 3 else "")
+    return [
+        f"{len(apart)} cell{'s' if len(apart) > 1 else ''} with an interval that excludes 0 and no significant "
+        f"verdict ({names}): the verdict follows p Holm (its test, corrected for the {len(cells)} cells); the "
+        "unadjusted interval does not decide"
+    ]
+
+
 def compare(
     baseline: str | Path,
     candidate: str | Path,
@@ -727,7 +762,7 @@ def compare(
     check_options(max_drop, alpha, measures, max_missing)
     sides = run_coroutine(_read_sides((str(baseline), str(candidate)), tasks))
     pairing = pair_runs(*sides)
-    warnings = refuse_unlike(pairing, allow_mismatch)
+    warnings = refuse_unlike(pairing, allow_mismatch, [line for side in sides for line in side.incomplete])
     coverage, usable = account(pairing.pairs)
     incomplete = incompleteness(sides, pairing, coverage, max_missing)
     if not coverage.paired and not incomplete:
@@ -752,6 +787,7 @@ def compare(
     families = families_of(pairing.pairs, usable)
     cells = [cell for family in families for cell in family_cells(family, measures, alpha)]
     holm_family = give_verdicts(cells, alpha, max_drop)
+    notes += interval_notes(cells)
     cells.sort(key=lambda c: (not c.headline, VERDICT_ORDER.index(c.verdict), c.delta, c.run, c.measure, c.group))
     changes = [
         change

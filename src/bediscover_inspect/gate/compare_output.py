@@ -31,6 +31,7 @@ from .compare import (
     Comparison,
     compare,
 )
+from .pairing import seed_text
 
 # --------------------------------------------------------------------------------------- rendering
 
@@ -125,8 +126,9 @@ def _summary(result: Comparison) -> list[str]:
         f"{coverage.asked} samples asked of either side paired",
         sides,
         f"{len(result.cells)} cells: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n),
-        f"tests: {tests} (interval: Δ ± t·se, jackknife se); Holm correction over {s['holm_family']} cells at "
-        f"alpha {s['alpha']}; regressed = significant drop > {s['max_drop']} points; too few samples = a "
+        f"tests: {tests}; Holm correction over {s['holm_family']} cells at alpha {s['alpha']}; the verdict follows "
+        f"p Holm, never the CI: CI = the unadjusted {1 - s['alpha']:.0%} interval Δ ± t·se (jackknife se, within the "
+        f"measure's range), descriptive; regressed = significant drop > {s['max_drop']} points; too few samples = a "
         f"cell that cannot decide (< {s['min_pairs']} pairs, or a 0/1 cell whose total collapse could not reach "
         f"alpha/cells; fails unless --allow-untested); --max-missing {s['max_missing']}",
     ]
@@ -159,7 +161,7 @@ def _change_lines(result: Comparison, limit: int = 50) -> list[str]:
         what = ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in change.differences.items())
         lines.append(
             f"  {change.run} {change.scorer} [{change.dataset}] sample {change.sample_id} "
-            f"(seed {change.seed}, epoch {change.epoch}): {what}"
+            f"({seed_text(change.seed)}, epoch {change.epoch}): {what}"
         )
     if len(result.changes) > limit:
         lines.append(f"  … and {len(result.changes) - limit} more")
@@ -307,7 +309,11 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument("--alpha", type=float, default=0.05, help="family-wise level (Holm; default %(default)s)")
     parser.add_argument("--measures", choices=MEASURE_SETS, default="headline")
     parser.add_argument("--format", choices=FORMATS, default="table")
-    parser.add_argument("--out", default=None, help="write the report here (default: standard output)")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="write the report here (default: standard output); the verdict line is printed either way",
+    )
     parser.add_argument(
         "--allow-mismatch",
         action="store_true",
@@ -334,8 +340,9 @@ def add_arguments(parser: Any) -> None:
 
 
 def run_command(args: Any) -> int:
-    """Run ``bediscover compare`` from parsed arguments; returns the exit code (0, 1, 3 or 4: see
-    :meth:`~.compare.Comparison.exit_code`).
+    """Run ``bediscover compare`` from parsed arguments: the report on standard output, or with ``--out`` in that
+    file and its verdict line (:func:`verdict_line`) with the file's name on standard output; returns the exit code
+    (0, 1, 3 or 4: see :meth:`~.compare.Comparison.exit_code`).
 
     Raises:
         CompareError: see :func:`compare` (the CLI prints it and exits 2).
@@ -353,9 +360,10 @@ def run_command(args: Any) -> int:
         allow_untested=args.allow_untested,
     )
     text = render(result, args.format)
-    if args.out:
+    if args.out:  # the file holds the report; the terminal still gets the verdict
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text, encoding="utf-8")
+        print(f"{verdict_line(result)} Report: {args.out}")
     else:
         print(text, end="")
     if args.plot:

@@ -165,6 +165,9 @@ class Side:
     runs: list[Run]
     skipped: list[tuple[str, str]]
     incomplete: list[str]
+    conflicted: set[tuple[str, str, str, int]] = field(default_factory=set)
+    """Run keys (:attr:`Run.key`) with competing logs on this side (two copies, models or settings): present, yet
+    not used; :func:`pair_runs` never pairs another variant in their place."""
 
 
 def read_side(name: str, path: str | Path, tasks: Sequence[str] | None = None) -> Side:
@@ -257,7 +260,7 @@ async def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> 
             incomplete.append(f"{name} log {log_path} of {label} cannot be compared: {reason}")
         elif reason.startswith(SUPERSEDED):
             facts = run_facts(log_path, header)
-            label = f"{facts['task']} (reasoning {facts['reasoning']}, seed {facts['seed']})"
+            label = f"{facts['task']} (reasoning {facts['reasoning']}, {seed_text(int(facts['seed']))})"
             kept = next(
                 (
                     other
@@ -294,7 +297,7 @@ async def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> 
     for (task, _variant, reasoning, seed), paths in sorted(competing.items()):
         models = " and ".join(f"{chosen[p]['model']} ({p})" for p in sorted(paths))
         incomplete.append(
-            f"{name}: two models compete for {task} (reasoning {reasoning}, seed {seed}): {models}; "
+            f"{name}: two models compete for {task} (reasoning {reasoning}, {seed_text(seed)}): {models}; "
             "keep one model's logs per directory"
         )
     runs = []
@@ -305,7 +308,7 @@ async def _read_directory(name: str, path: str, tasks: Sequence[str] | None) -> 
             runs.append(await _run_of(paths[0], await read_eval_log_async(paths[0], header_only=True)))
         except Exception as exc:  # noqa: BLE001 - a sample that cannot be read makes the log unreadable
             incomplete.append(f"{name} log {paths[0]} is {UNREADABLE}: {type(exc).__name__}: {exc}")
-    return Side(name, path, runs, skipped, incomplete)
+    return Side(name, path, runs, skipped, incomplete, conflicted)
 
 
 # --------------------------------------------------------------------------------------- pairing
@@ -335,8 +338,17 @@ def _variant_difference(a: Run, b: Run) -> str:
 
 
 def run_name(run: Run) -> str:
-    """A run as the output names it: ``"<task> (reasoning <mode>, seed <seed>)"``."""
-    return f"{run.task} (reasoning {run.reasoning}, seed {run.seed})"
+    """A run as the output names it: ``"<task> (reasoning <mode>, seed <seed>)"``, ``seed not recorded`` for a log
+    without a seed (:data:`~bediscover_inspect.evallogs.scores.NO_SEED`)."""
+    return f"{run.task} (reasoning {run.reasoning}, {seed_text(run.seed)})"
+
+
+def seed_text(seed: int) -> str:
+    """``seed 0``; ``seed not recorded`` for :data:`~bediscover_inspect.evallogs.scores.NO_SEED` (a run made without
+    ``--seed``)."""
+    from bediscover_inspect.evallogs.scores import NO_SEED
+
+    return "seed not recorded" if seed == NO_SEED else f"seed {seed}"
 
 
 def _mismatches(pair: RunPair) -> list[str]:
@@ -352,7 +364,9 @@ def _mismatches(pair: RunPair) -> list[str]:
                 f"{name}: other data: {file} has SHA-1 {a.data[file]} (baseline) vs {b.data[file]} (candidate)"
             )
     if a.variant != b.variant:
-        problems.append(f"{name}: other task variant: {_variant_difference(a, b)}")
+        problems.append(
+            f"{name}: other task variant: {_variant_difference(a, b)}; paired baseline {a.path} with candidate {b.path}"
+        )
     if not a.planned & b.planned:
         example_a = ", ".join(sorted(i for i, _ in a.planned)[:3])
         example_b = ", ".join(sorted(i for i, _ in b.planned)[:3])
@@ -385,13 +399,14 @@ class Pairing:
 def pair_runs(baseline: Side, candidate: Side) -> Pairing:
     """Pair runs on (task, variant, reasoning, seed); then a run left on each side with the same (task,
     reasoning, seed) and another variant is paired with a problem "other task variant" (refused unless
-    ``--allow-mismatch``). Within a run pair the samples expected are those either log was asked to run
-    (:attr:`Run.planned`), paired on (id, epoch)."""
+    ``--allow-mismatch``), unless either side holds competing logs of the other run's own variant
+    (:attr:`Side.conflicted`: that run is there, only not usable, so the runs stay unpaired). Within a run pair the
+    samples expected are those either log was asked to run (:attr:`Run.planned`), paired on (id, epoch)."""
     cand_by_key = {run.key: run for run in candidate.runs}
     pairs: list[RunPair] = []
-    left_a = [run for run in baseline.runs if run.key not in cand_by_key]
+    left_a = [run for run in baseline.runs if run.key not in cand_by_key and run.key not in candidate.conflicted]
     matched_b = {run.key for run in baseline.runs} & set(cand_by_key)
-    left_b = [run for run in candidate.runs if run.key not in matched_b]
+    left_b = [run for run in candidate.runs if run.key not in matched_b and run.key not in baseline.conflicted]
     for run in baseline.runs:
         if run.key in cand_by_key:
             other = cand_by_key[run.key]
@@ -408,5 +423,12 @@ def pair_runs(baseline: Side, candidate: Side) -> Pairing:
         else:
             unpaired.append(f"baseline run {run_name(run)} [{run.variant}] has no candidate run ({run.path})")
     unpaired += [f"candidate run {run_name(run)} [{run.variant}] has no baseline run ({run.path})" for run in left_b]
+    for side, theirs in ((baseline, candidate), (candidate, baseline)):
+        unpaired += [
+            f"{side.name} run {run_name(run)} [{run.variant}] has no usable {theirs.name} run (competing logs of it "
+            f"in the {theirs.name}, listed above) ({run.path})"
+            for run in side.runs
+            if run.key in theirs.conflicted
+        ]
     problems = [problem for pair in pairs for problem in _mismatches(pair)]
     return Pairing(pairs, problems, unpaired)

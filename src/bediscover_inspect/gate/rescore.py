@@ -102,8 +102,8 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
         Inspect task, not successful).
 
     Raises:
-        RescoreError: ``source`` does not exist, ``out`` is a file or the source itself, no log was
-            re-scored, or a log cannot be (see :func:`rescore_log`).
+        RescoreError: ``source`` does not exist, ``out`` is a file, the source directory itself, inside it or
+            holding it (:func:`refuse_nested`), no log was re-scored, or a log cannot be (see :func:`rescore_log`).
     """
     source, out = str(source), str(out)
     try:
@@ -116,8 +116,10 @@ def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[t
     if out_kind == "file":
         raise RescoreError(f"--out is not a directory: {out}")
     (source_fs, source_root), (out_fs, out_root) = filesystem(source), filesystem(out)
-    if source_kind == "dir" and (type(source_fs), source_root.rstrip("/")) == (type(out_fs), out_root.rstrip("/")):
-        raise RescoreError("--out must differ from the source directory (the source logs are kept)")
+    if source_kind == "dir" and type(source_fs) is type(out_fs):
+        refuse_nested(source, source_root, out, out_root, local=not is_url(source))
+    elif type(source_fs) is type(out_fs) and overwrites_source(source_root, out_root, local=not is_url(source)):
+        raise RescoreError(f"--out {out} holds the source log {source}: re-scoring would overwrite it")
     done, skipped = run_coroutine(_rescore_all(source, source_kind, source_root, out))
     if not done:
         raise RescoreError(f"{source}: no successful {BENCHMARK} log to re-score")
@@ -172,6 +174,42 @@ async def _rescore_all(
         done.append(Rescored(path, location, len(new.samples or [])))
         del log, new  # one log in memory at a time
     return done, skipped
+
+
+def refuse_nested(source: str, source_root: str, out: str, out_root: str, local: bool) -> None:
+    """Refuse an ``--out`` that is the source directory, inside it, or holds it (paths within one filesystem;
+    ``local``: resolved first, so a symbolic link or ``..`` does not hide it): the re-scored logs would join the
+    source's runs, and every later ``compare --baseline`` of the source (or ``report`` of ``--out``) would find two
+    logs of each run.
+
+    Raises:
+        RescoreError: the message names both locations.
+    """
+    import os
+
+    a, b = (os.path.realpath(p) if local else p.rstrip("/") for p in (source_root, out_root))
+    if a == b:
+        raise RescoreError(f"--out {out} is the source directory; give another directory (the source logs are kept)")
+    if b.startswith(a.rstrip("/") + "/"):
+        raise RescoreError(
+            f"--out {out} is inside the source {source}: its logs would be read as more runs of the source; "
+            "give a directory outside it"
+        )
+    if a.startswith(b.rstrip("/") + "/"):
+        raise RescoreError(
+            f"--out {out} holds the source {source}: the re-scored logs would sit beside the source's runs; give a "
+            "directory outside it"
+        )
+
+
+def overwrites_source(source_root: str, out_root: str, local: bool) -> bool:
+    """Whether the re-scored log of the single log ``source_root`` would be written over it (``--out`` is its
+    directory)."""
+    import os
+    import posixpath
+
+    target = posixpath.join(out_root, posixpath.basename(source_root))
+    return (os.path.realpath(target) == os.path.realpath(source_root)) if local else target == source_root
 
 
 def add_arguments(parser: Any) -> None:

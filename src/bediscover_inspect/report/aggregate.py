@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from bediscover_inspect.evallogs.scores import GROUP_KEYS, RUN_KEYS
+from bediscover_inspect.evallogs.scores import GROUP_KEYS, NO_SEED, RUN_KEYS
 from bediscover_inspect.measures import bounds_of, is_token_measure
 
 Z95 = 1.959963984540054
@@ -30,7 +30,7 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
         errors are not independent and are not divided by √seeds), ``ci95_low`` / ``ci95_high`` (``mean ∓ 1.96
         se``, clipped to the measure's range, :func:`bediscover_inspect.measures.bounds_of`: [0, 100] for a rate,
         [−100, 100] for Kendall's τ, ≥ 0 for a token count), ``n_seeds``, ``seeds``
-        (present, ascending, space-separated), ``samples`` (the cell's group's samples per seed, ``/``-joined in
+        (present, ascending, space-separated; ``not recorded`` for a log without a seed), ``samples`` (the cell's group's samples per seed, ``/``-joined in
         seed order; ``?`` for a seed whose log does not say, empty when none does) and ``reasoning_effort``. Rates
         (every measure but token counts, :func:`bediscover_inspect.measures.is_token_measure`) are scaled to
         percent. A measure that some seed has no value of (NaN: a token count the provider did not report, a rate of
@@ -61,7 +61,7 @@ def aggregate(scores: pd.DataFrame, ddof: int = 0) -> pd.DataFrame:
             std=("value", lambda v: float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
             se=("stderr", "mean"),
             n_seeds=("value", "size"),
-            seeds=("seed", lambda v: " ".join(str(s) for s in v)),
+            seeds=("seed", lambda v: " ".join("not recorded" if s == NO_SEED else str(s) for s in v)),
             samples=(
                 "samples",
                 lambda v: "" if v.isna().all() else "/".join("?" if pd.isna(s) else str(int(s)) for s in v),

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from bediscover_inspect.evallogs.scores import SUPERSEDED, LogScores, ReportWarning, read_log_scores
+from bediscover_inspect.evallogs.scores import (
+    NO_SEED,
+    NOT_OURS,
+    SUPERSEDED,
+    LogScores,
+    ReportWarning,
+    read_log_scores,
+)
 from bediscover_inspect.measures import is_token_measure
 from bediscover_inspect.report.aggregate import aggregate, coverage_warnings
 from bediscover_inspect.report.classes import write_class_tables
@@ -24,14 +31,72 @@ class Report:
     """What :func:`build_report` wrote: paths, the merged cell table, the warnings and the notes.
 
     ``warnings`` are problems of the log directory (missing seeds or tasks, logs not used, runs compared with the
-    paper that are not its setting); ``notes`` say what the report could not compare (a model without a paper
-    row) and where the paper is read against its own captions.
+    paper that are not its setting); ``incomplete`` those of them that leave something out of the report (no
+    cell, a missing seed or task, a suite log not used: :func:`incompleteness`); ``notes`` say what the report
+    could not compare (a model without a paper row, a seed not recorded) and where the paper is read against its
+    own captions.
     """
 
     cells: pd.DataFrame
     warnings: list[str]
     files: list[Path]
     notes: list[str] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)
+
+
+STARTED = "status started"
+"""Reason of a log that never finished (:attr:`LogScores.skipped`): the run crashed, was killed or is running."""
+
+
+def select_tasks(read: LogScores, tasks: Sequence[str]) -> LogScores:
+    """``read`` restricted to the logs of ``tasks`` (short names): their scores, runs and classes, and the logs
+    left out that are theirs or whose task is unknown (an unreadable file, another Inspect task's log)."""
+    keep = set(tasks)
+    scores = read.scores[read.scores["task"].isin(keep)]
+    runs = read.runs[read.runs["task"].isin(keep)]
+    logs = set(scores["log"])
+    skipped = [(path, why) for path, why in read.skipped if path not in read.tasks_of or read.tasks_of[path] in keep]
+    classes = {path: pairs for path, pairs in read.classes.items() if path in logs}
+    return LogScores(scores, skipped, runs, classes, read.tasks_of)
+
+
+def incompleteness(
+    read: LogScores, log_dir: str | Path, expected_seeds: Sequence[int] | None, tasks: Sequence[str] | None
+) -> list[str]:
+    """One line per thing missing from the report: no cell at all; a run without a seed or a model/mode without a
+    task (of ``expected_seeds`` / ``tasks``, default: every one found, :func:`~.aggregate.coverage_warnings`); a
+    suite log not used (unreadable, without the suite's measures, ended in error or cancelled with no successful
+    log of its run), each naming the log and why; and the logs that never finished (status ``started``: a run
+    that crashed, was killed or is still running) in one line. Another Inspect task's log is not missing."""
+    if read.scores.empty:
+        what = f" of task{'s' if len(tasks) > 1 else ''} {', '.join(tasks)}" if tasks else ""
+        lines = [f"no cells: no successful BeDiscovER log{what} under {log_dir}"]
+    else:
+        lines = coverage_warnings(read.scores, expected_seeds, tasks)
+    used = [(path, why) for path, why in read.skipped if not why.startswith((SUPERSEDED, NOT_OURS))]
+    started = [path for path, why in used if why == STARTED]
+    lines += [f"log not used: {path} ({why})" for path, why in used if why != STARTED]
+    if started:
+        shown = ", ".join(started[:3]) + (f" and {len(started) - 3} more" if len(started) > 3 else "")
+        lines.append(
+            f"{len(started)} log{'s' if len(started) > 1 else ''} never finished, left out (status started: a run "
+            f"that crashed, was killed or is still running; the same bediscover run command resumes it): {shown}"
+        )
+    return lines
+
+
+def unrecorded_seed_notes(runs: pd.DataFrame) -> list[str]:
+    """One note per run (task, model, reasoning, variant) with a log that records no seed (a run made without
+    ``--seed``): its ``seeds`` read ``not recorded``."""
+    if runs.empty:
+        return []
+    unseeded = runs[runs["seed"] == NO_SEED].drop_duplicates(["task", "model", "reasoning", "variant"])
+    return [
+        f"seed not recorded: task {row.task}, model {row.model}, reasoning {row.reasoning}"
+        + (f", {row.variant}" if row.variant else "")
+        + f" ({row.log}: made without --seed, so its run cannot be repeated exactly; its seeds read 'not recorded')"
+        for row in unseeded.itertuples(index=False)
+    ]
 
 
 def unmatched_model_notes(scores: pd.DataFrame, paper_models: Mapping[str, str] | None = None) -> list[str]:
@@ -112,7 +177,7 @@ def build_report(
     out_dir: str | Path,
     ddof: int = 0,
     expected_seeds: Sequence[int] | None = None,
-    expected_tasks: Sequence[str] | None = None,
+    tasks: Sequence[str] | None = None,
     plots: bool = True,
     paper_models: Mapping[str, str] | None = None,
     read: LogScores | None = None,
@@ -129,21 +194,25 @@ def build_report(
         log_dir: directory of Inspect logs (searched recursively).
         out_dir: created if needed.
         ddof: std convention (0 population, the default; 1 sample).
-        expected_seeds / expected_tasks: what every run should contain (default: the union seen).
+        expected_seeds: the seeds every run should have (default: every seed seen).
+        tasks: only these tasks (short names), and every model/mode should have each (default: every task seen).
         plots: also draw the score-vs-output-tokens plots.
         paper_models: served model -> paper model (``--paper-model``,
             :func:`~bediscover_inspect.report.matching.parse_paper_models`).
         read: the logs of ``log_dir`` already read (``read_log_scores(log_dir, classes=True)``); read here if not.
 
     Returns:
-        A :class:`Report`. Each warning is also issued as a :class:`ReportWarning`.
+        A :class:`Report` (its ``incomplete`` lines: :func:`incompleteness`). Each warning is also issued as a
+        :class:`ReportWarning`.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     read = read_log_scores(log_dir, classes=True) if read is None else read
-    messages = coverage_warnings(read.scores, expected_seeds, expected_tasks)
-    messages += [
-        f"log not used: {path} ({reason})" for path, reason in read.skipped if not reason.startswith(SUPERSEDED)
+    if tasks is not None:
+        read = select_tasks(read, tasks)
+    incomplete = incompleteness(read, log_dir, expected_seeds, tasks)
+    messages = incomplete + [
+        f"log not used: {path} ({reason})" for path, reason in read.skipped if reason.startswith(NOT_OURS)
     ]
     superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
     files: list[Path] = []
@@ -157,6 +226,7 @@ def build_report(
         warnings.warn(message, ReportWarning, stacklevel=2)
     notes = unmatched_model_notes(read.scores, paper_models) + unreported_token_notes(cells)
     notes += cut_off_notes(cells)
+    notes += unrecorded_seed_notes(read.runs)
     if not cells.empty:
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]
@@ -197,4 +267,4 @@ def build_report(
     warn_path = out / "warnings.txt"
     warn_path.write_text("".join(f"{m}\n" for m in messages), encoding="utf-8")
     files += [report_md, warn_path]
-    return Report(cells=cells, warnings=messages, files=files, notes=notes)
+    return Report(cells=cells, warnings=messages, files=files, notes=notes, incomplete=incomplete)

@@ -4,7 +4,8 @@ A cell is compared with the paper as if it reproduced it; that is only so when i
 on the pinned data, with Table 7's generation settings, the same samples in every seed, and the paper's weights.
 Each difference is one short text naming what differs and the paper's value:
 
-* samples: fewer samples scored than the task's dataset holds (``--limit``, ``--sample-id``), or a dataset built
+* samples: fewer samples scored than the task's dataset holds (``--limit``, ``--sample-id``, samples that ended
+  in error), or a dataset built
   from the first N samples of each dataset (``-T per_dataset=N``);
 * data: a file whose SHA-1 is not the pinned one (``verified`` False in the task metadata), or whose records used
   are not the paper subset's ``int(fraction × records)`` (``subset=full`` where the fraction is below 1, a shorter
@@ -12,6 +13,8 @@ Each difference is one short text naming what differs and the paper's value:
 * generation: ``max_tokens`` / ``temperature`` / ``top_p`` / ``verbosity`` as sent (``log.plan.config`` over
   ``log.eval.model_generate_config``) against the paper model's row of Table 7 (``paper.TABLE7_ROWS``);
   when no paper model matched, ``max_tokens`` against every model's row of the mode (a value none uses differs);
+* epochs: each sample answered more than once per seed (``--epochs``; the paper runs each experiment once per
+  seed, §3.3);
 * seeds: different numbers of samples scored in the run's seeds;
 * weights: a quantised build of the paper's model (``-AWQ``, ``Q4_K_M`` …, :func:`.matching.quantisation_of`).
 """
@@ -118,12 +121,16 @@ def log_differences(
     if built is not None and not pd.isna(built) and scored < int(built):
         how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
         how += ["--sample-id"] if run.get("sample_id") is not None else []
+        how += [f"{run['errored']} ended in error"] if run.get("errored") else []
         here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
         out.append(
             f"samples: {scored} of {int(built)} scored"
             + (f" ({', '.join(how)})" if how else "")
             + (f", {here} of them {group}" if here is not None else "")
         )
+    epochs = run.get("epochs")
+    if epochs is not None and not pd.isna(epochs) and int(epochs) > 1:
+        out.append(f"epochs: each sample answered {int(epochs)} times per seed (the paper: once, §3.3)")
     per_dataset = run.get("per_dataset")
     if per_dataset is not None and not pd.isna(per_dataset):
         out.append(f"samples: only the first {per_dataset} of each dataset (-T per_dataset={per_dataset})")
