@@ -246,12 +246,15 @@ def test_workers_and_shards_block(clone, served):
     (``s3://my-bucket/…``) is a local directory here; the S3 path itself is tested against a loopback store in
     ``tests/cli``."""
     script = shrink(block_with("--workers 4")).replace("s3://my-bucket/runs/q17-full", "store/q17-full")
+    script = script.replace("--out reports/q17-full", '--out reports/q17-full || echo "report exit $?"')
     proc = run_block(script, clone, VLLM_BASE_URL=served, SLURM_ARRAY_TASK_ID="1")
     assert len(logs_in(clone / "logs" / "q17")) == 15
     assert "15/15 evals complete" in proc.stdout
     shard = logs_in(clone / "store" / "q17-full")
     assert 1 <= len(shard) < 30  # one eighth of the 30 evals (5 tasks x 3 seeds x 2 modes), rounded
     assert (clone / "reports" / "q17-full" / "cells.csv").is_file()
+    # one shard of eight ran: the report names the seeds and tasks the other shards hold and exits 3
+    assert "report exit 3" in proc.stdout and "incomplete: missing seed(s)" in proc.stderr
 
 
 def test_fetch_ahead_block(clone, data_root, upstream_root):

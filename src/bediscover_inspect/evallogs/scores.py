@@ -43,32 +43,12 @@ RUN_KEYS = ["task", "model", "reasoning", "variant"]
 GROUP_KEYS = RUN_KEYS + ["scorer", "measure", "group_key", "group"]
 """The keys of one cell: a run, one scorer's measure, one group (two scorers of a task are two cells)."""
 
-COLUMNS = [
-    "log",
-    "task",
-    "model",
-    "reasoning",
-    "variant",
-    "seed",
-    "reasoning_effort",
-    "samples",
-    "scorer",
-    "measure",
-    "group_key",
-    "group",
-    "value",
-    "stderr",
-]
+RUN_FACTS = ["log", "task", "model", "reasoning", "variant", "seed", "reasoning_effort", "samples"]
+"""The facts of a run that every score row repeats (the first columns of :data:`COLUMNS` and :data:`RUN_COLUMNS`)."""
 
-RUN_COLUMNS = [
-    "log",
-    "task",
-    "model",
-    "reasoning",
-    "variant",
-    "seed",
-    "reasoning_effort",
-    "samples",
+COLUMNS = RUN_FACTS + ["scorer", "measure", "group_key", "group", "value", "stderr"]
+
+RUN_COLUMNS = RUN_FACTS + [
     "errored",
     "epochs",
     "dataset_samples",
