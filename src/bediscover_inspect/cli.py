@@ -57,6 +57,7 @@ from bediscover_inspect.tasks import (
     check_task_args,
     task_error_message,
     task_function,
+    task_name_of,
     warnings_to_stderr,
 )
 from bediscover_inspect.tasks import one_line as message_line

@@ -365,7 +365,7 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
     infos = await list_logs_async(log_dir)
     headers = await read_headers_async(infos)
     scored = {  # a log whose header counts fewer samples completed than asked: which ones were scored
-        _local_path(info.name): await scored_ids_async(info.name)
+        local_path(info.name): await scored_ids_async(info.name)
         for info, log in zip(infos, headers, strict=True)
         if not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
     }
