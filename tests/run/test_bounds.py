@@ -144,6 +144,15 @@ def test_repeated_seeds_are_one_line_exit_2(tmp_path, capsys):
     assert not (tmp_path / "logs").exists()
 
 
+def test_a_negative_seed_is_one_line_exit_2(tmp_path, capsys):
+    argv = ["run", "--model", "mockllm/model", "--tasks", "discourse_markers", "--seeds", "0", "-1"]
+    assert main([*argv, "--log-dir", str(tmp_path / "logs")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "bediscover run: error: --seeds: -1 is negative; a seed is a whole number >= 0 (the paper's: 0 1 42)"
+    ]
+    assert not (tmp_path / "logs").exists()
+
+
 def test_shard_1_of_1_takes_the_lock_of_the_whole_run():
     whole = lock_of(argparse.Namespace(shard=None, worker=None))
     assert whole == LOCK_NAME

@@ -127,12 +127,15 @@ def run_spec(args: argparse.Namespace, task_args: dict[str, Any]) -> RunSpec:
     arguments are added to every group.
 
     Raises:
-        SpecError: a seed given twice, ``--table`` with one of :data:`TABLE_SETS`, or an unknown table number.
+        SpecError: a seed given twice or negative, ``--table`` with one of :data:`TABLE_SETS`, or an unknown table number.
     """
     groups: tuple[EvalGroup, ...]
     repeated = sorted({seed for seed in args.seeds if args.seeds.count(seed) > 1})
     if repeated:
         raise SpecError(f"--seeds: {', '.join(map(str, repeated))} given more than once; give each seed once")
+    negative = [seed for seed in args.seeds if seed < 0]
+    if negative:
+        raise SpecError(f"--seeds: {negative[0]} is negative; a seed is a whole number >= 0 (the paper's: 0 1 42)")
     modes = REASONING_CHOICES[args.reasoning]
     seeds = tuple(int(seed) for seed in args.seeds)
     table = getattr(args, "table", None)
