@@ -33,8 +33,10 @@ from typing import Any
 from bediscover_inspect._inspect_compat import panels_without_scores
 from bediscover_inspect.plan.core import Plan, expected_from_logs, make_plan
 from bediscover_inspect.plan.cost import CostConfigError, model_prices
+from bediscover_inspect.plan.count import is_incremental, prompts_of
 from bediscover_inspect.plan.render import budget_verdict, one_line, render
 from bediscover_inspect.plan.spec import EvalGroup, RunSpec, SpecError, add_plan_arguments, add_run_arguments, run_spec
+from bediscover_inspect.plan.timing import Timing, probe
 from bediscover_inspect.plan.tokenizers import tokenizer_for
 from bediscover_inspect.report.paper_table import write_paper_table
 from bediscover_inspect.run.calls import bound_calls
@@ -361,11 +363,50 @@ def cmd_plan(args: argparse.Namespace) -> int:
         plan.notes.append(f"expected output tokens from {args.from_logs} (models: {', '.join(models) or 'none'})")
         if missing:
             plan.notes.append(f"no expected output tokens (no usage in --from-logs) for: {'; '.join(missing)}")
+    if args.probe or args.rate:
+        plan.timing = timing_of(args, spec)
     print(render(plan, args.format))
     code, line = budget_verdict(plan, spec.budget)
     if code:
         print(f"bediscover plan: {line}", file=sys.stderr)
     return code
+
+
+def timing_of(args: argparse.Namespace, spec: RunSpec) -> Timing:
+    """The wall-time basis of ``bediscover plan``: ``--rate``, and with ``--probe N`` the first ``N`` prompts of
+    the run's first eval (first group, task, reasoning mode and seed) sent to its model with the eval's generate
+    config (the task's Table 7 presets under the command line's; no cache, no batch) and timed
+    (:func:`bediscover_inspect.plan.timing.probe`).
+
+    Raises:
+        UsageError: the model cannot be used as configured, or a probe call fails (one line).
+    """
+    from inspect_ai.model import GenerateConfig
+
+    rate = Timing(rate_per_min=args.rate)
+    if not args.probe:
+        return rate
+    group = spec.groups[0]
+    [task] = build_tasks(
+        group.tasks[:1],
+        spec.seeds[:1],
+        spec.modes[:1],
+        spec.subset,
+        group.task_args,
+        model=spec.model,
+        reasoning_effort=spec.reasoning_effort,
+        warn=False,
+    )
+    samples = list(task.dataset)[: spec.limit] if spec.limit else list(task.dataset)
+    prompts = [call for calls in prompts_of(task, samples, is_incremental(task)) for call in calls][: args.probe]
+    sent = {k: v for k, v in spec.generate.items() if k not in ("cache", "batch", "max_connections")}
+    config = task.config.merge(GenerateConfig(**sent))
+    model = check_model(spec.model, spec.base_url, client_model_args(spec.model, parse_kv(args.model_arg, "-M")))
+    try:
+        timed = probe(model, prompts, config, spec.generate.get("max_connections"))
+    except Exception as exc:  # a provider's error: the plan's one line
+        raise UsageError(f"--probe: a call to {spec.model} failed: {type(exc).__name__}: {plain_message(exc)}") from exc
+    return Timing(timed.latency_s, timed.probe_calls, timed.connections, args.rate)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -377,6 +418,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"--table {spec.table} runs its {len(spec.groups)} prompt variants one after another in one process; "
             "drop --workers/--shard, or run one variant with --tasks and -T"
         )
+    plan = None
     if args.worker is None and args.pieces is None:  # the first process prints the plan, a worker does not
         plan = plan_of(spec)
         code, line = budget_verdict(plan, spec.budget)
@@ -388,15 +430,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     for group in spec.groups:
         if group.label:
             print(f"bediscover run: {group.label}", flush=True)
-        code = max(code, run_group(args, spec, group))
+        planned = None if plan is None else plan.totals([row for row in plan.rows if row.group == group.label])
+        code = max(code, run_group(args, spec, group, planned))
         if code == EXIT_INTERRUPTED:
             break
     return code
 
 
-def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup) -> int:
+def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned: dict[str, Any] | None = None) -> int:
     """Run one :class:`~bediscover_inspect.plan.spec.EvalGroup` of ``spec`` (its tasks x modes x seeds) in this
-    process or over ``--workers``; returns the exit code."""
+    process or over ``--workers``; returns the exit code. ``planned``: the group's plan totals, printed beside the
+    actual figures under the end-of-run table."""
     from inspect_ai import eval_set
 
     from bediscover_inspect import workers
@@ -437,7 +481,7 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup) -> int:
             args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args) if cells else None
         ) as guard:
             code, line = workers.run_spread(args, cells, model, calls, guard.lock)
-        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir)
+        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir, planned)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
     generate = spec.generate  # user flags win over the Table 7 presets
@@ -487,7 +531,7 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup) -> int:
         if not args.worker_result and (args.shard or any(cell[3] for cell in cells)):  # merge parts, list shards
             logs = workers.merge_and_list(args.log_dir, cells)
         if not args.worker_result:  # a worker's evals are in its parent's table
-            print_run_summary(logs, args.log_dir)
+            print_run_summary(logs, args.log_dir, planned)
         code, lines = closing_lines(watch, code, line, logs, args.log_dir)
         for text in lines:
             print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)

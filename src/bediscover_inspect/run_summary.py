@@ -290,9 +290,69 @@ def _order(log: Any) -> tuple[str, bool, int]:
     return (str(log.eval.task), bool(args.get("reasoning")), -1 if seed is None else seed)
 
 
-def print_run_summary(logs: Sequence[Any], log_dir: str) -> None:
+def actual_usage(logs: Sequence[Any]) -> dict[str, Any]:
+    """What ``logs`` spent: ``calls`` (their samples' model calls, read through
+    :func:`bediscover_inspect.evallogs.samples.read_samples_async`), ``prompt_tokens`` and ``output_tokens``
+    (Inspect's ``stats.model_usage``: input and output tokens), ``cost`` (its ``total_cost``; ``None`` when
+    Inspect had no prices).
+
+    Raises:
+        OSError, zipfile.BadZipFile, ValueError: a log's samples cannot be read.
+    """
+    import asyncio
+
+    from .evallogs.samples import read_samples_async
+
+    async def calls() -> int:
+        return sum([s.model_calls for log in logs async for s in read_samples_async(str(log.location))])
+
+    usage = [u for log in logs for u in (log.stats.model_usage or {}).values()]
+    costs = [u.total_cost for u in usage]
+    return {
+        "calls": asyncio.run(calls()),
+        "prompt_tokens": sum(u.input_tokens for u in usage),
+        "output_tokens": sum(u.output_tokens for u in usage),
+        "cost": None if not costs or None in costs else sum(c or 0.0 for c in costs),
+    }
+
+
+def plan_lines(planned: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """The run's figures beside its plan's: calls, prompt tokens, output tokens (planned: the ceiling, and the
+    expected where ``--from-logs`` gave it) and cost; ``planned`` is
+    :meth:`bediscover_inspect.plan.core.Plan.totals`, ``actual`` :func:`actual_usage`. A figure the plan did not
+    count or price reads ``not counted`` / ``not priced``; when the plan left out samples finished earlier, a line
+    says that the actual figures include them."""
+
+    def n(value: Any) -> str:
+        return "not counted" if value is None else f"{value:,.0f}"
+
+    def usd(value: Any) -> str:
+        return "not priced" if value is None else f"${value:,.2f}"
+
+    output = f"{n(planned['output_ceiling'])} ceiling" + (
+        f", {n(planned['output_expected'])} expected" if planned.get("output_expected") is not None else ""
+    )
+    cost = f"{usd(planned['cost_ceiling'])} ceiling" + (
+        f", {usd(planned['cost_expected'])} expected" if planned.get("cost_expected") is not None else ""
+    )
+    rows = [
+        ("", "planned", "actual"),
+        ("calls", n(planned["calls"]), n(actual["calls"])),
+        ("prompt tokens", n(planned["prompt_tokens"]), n(actual["prompt_tokens"])),
+        ("output tokens", output, n(actual["output_tokens"])),
+        ("cost", cost, usd(actual["cost"])),
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [f"{a.ljust(widths[0])}  {b.rjust(widths[1])}  {c.rjust(widths[2])}" for a, b, c in rows]
+    if planned.get("samples_done"):
+        lines.append(f"actual includes the {planned['samples_done']:,} samples finished before this run")
+    return lines
+
+
+def print_run_summary(logs: Sequence[Any], log_dir: str, planned: dict[str, Any] | None = None) -> None:
     """Print :func:`format_table` of ``logs`` on stdout after a blank line (nothing for no rows), then
-    :func:`reply_lines` after a blank line, and each log left out as one ``warning:`` line on stderr."""
+    :func:`reply_lines` after a blank line, then, given the plan's totals ``planned``, :func:`plan_lines`, and each
+    log left out as one ``warning:`` line on stderr."""
     import sys
 
     table, left_out = format_table(logs, log_dir)
@@ -305,4 +365,10 @@ def print_run_summary(logs: Sequence[Any], log_dir: str) -> None:
     except (OSError, ValueError, KeyError) as exc:
         lines = [f"warning: replies not counted: {exc}"]
     if lines:
+        print("\n" + "\n".join(lines), flush=True)
+    if planned is not None and logs:
+        try:
+            lines = plan_lines(planned, actual_usage(logs))
+        except (OSError, ValueError, KeyError) as exc:
+            lines = [f"warning: actual usage not read: {exc}"]
         print("\n" + "\n".join(lines), flush=True)

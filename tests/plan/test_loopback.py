@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,20 +25,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DIALOGUE_MARGIN = 0.05
 """Planned vs logged prompt tokens of incremental dialogue parsing: within 5 % (the loopback model's predicted
 relations against the gold ones; measured 2.5 % on STAC)."""
-
-
-@pytest.fixture()
-def server(monkeypatch) -> Iterator[tuple[str, str]]:
-    """The loopback model server (no latency) and the model name; its URL in ``BENCH_BASE_URL``."""
-    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-    try:
-        import model_server
-    finally:
-        sys.path.remove(str(REPO_ROOT / "benchmarks"))
-    with model_server.serve(slots=8, latency=model_server.Latency(0.0, 0.0)) as served:
-        monkeypatch.setenv("BENCH_BASE_URL", served.base_url)
-        monkeypatch.setenv("BENCH_API_KEY", "bench")
-        yield served.base_url, model_server.INSPECT_MODEL
 
 
 def _stats(base_url: str, path: str = "/stats", data: bytes | None = None) -> dict:
@@ -125,3 +110,20 @@ def test_expected_output_from_logs_is_within_10_percent_of_a_repeat_run(server, 
         for usage in read_eval_log(info, header_only=True).stats.model_usage.values()
     )
     assert abs(plan["output_expected"] - logged) <= 0.10 * logged, (plan["output_expected"], logged)
+
+
+def test_the_end_of_run_table_gives_the_actual_figures_beside_the_plans(server, tmp_path, capsys):
+    """Two samples of sentence ordering: the end-of-run lines give the planned and the actual calls (those the
+    server answered), the same, and the same prompt tokens; the output tokens beside the plan's ceiling."""
+    base_url, model = server
+    args = ["--model", model, "--seeds", "0", "--reasoning", "off", "--limit", "2", "--log-dir", str(tmp_path)]
+    args += ["--tasks", "sentence_ordering", "--max-tokens", "100"]
+    plan = _plan(capsys, args)
+    assert main(["run", *args, "--display", "none"]) == 0
+    out = capsys.readouterr().out
+    [calls] = [line.split() for line in out.splitlines() if line.startswith("calls ")]
+    assert calls == ["calls", str(plan["calls"]), str(_stats(base_url)["requests"])]
+    [prompt] = [line.split() for line in out.splitlines() if line.startswith("prompt tokens ")]
+    assert prompt[2] == prompt[3] == f"{plan['prompt_tokens']:,}"
+    [output] = [line for line in out.splitlines() if line.startswith("output tokens ")]
+    assert output.split()[2:4] == [f"{plan['output_ceiling']:,}", "ceiling"]

@@ -48,6 +48,7 @@ class LogSample:
         metadata: the sample's metadata (``gold``, ``dataset`` …), as logged.
         scores: scorer name -> its :class:`inspect_ai.scorer.Score` (``value`` dict, ``answer`` …).
         error: the message of the error that ended the sample, ``None`` when it ran to its score.
+        model_calls: the sample's model calls (its ``model`` events; one per generate, retries included in it).
     """
 
     id: str | int
@@ -56,6 +57,7 @@ class LogSample:
     metadata: dict[str, Any]
     scores: dict[str, Score]
     error: str | None
+    model_calls: int = 0
 
 
 def _of_json(data: dict[str, Any]) -> LogSample:
@@ -68,6 +70,7 @@ def _of_json(data: dict[str, Any]) -> LogSample:
         metadata=data.get("metadata") or {},
         scores={name: Score.model_validate(score) for name, score in (data.get("scores") or {}).items()},
         error=error.get("message") if isinstance(error, dict) else None,
+        model_calls=sum(1 for event in data.get("events") or [] if event.get("event") == "model"),
     )
 
 
@@ -80,6 +83,7 @@ def _of_sample(sample: Any) -> LogSample:
         metadata=sample.metadata or {},
         scores=dict(sample.scores or {}),
         error=sample.error.message if sample.error is not None else None,
+        model_calls=sum(1 for event in sample.events or [] if event.event == "model"),
     )
 
 

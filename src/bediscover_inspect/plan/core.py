@@ -18,6 +18,7 @@ from bediscover_inspect.evallogs.store import kind, read_headers
 from bediscover_inspect.plan.cost import BATCH_PRICE_FACTOR, Prices
 from bediscover_inspect.plan.count import GOLD_STRUCTURE_NOTE, EvalCount, Row, count_samples, rows_of
 from bediscover_inspect.plan.spec import RunSpec
+from bediscover_inspect.plan.timing import Timing
 from bediscover_inspect.plan.tokenizers import Tokenizer
 from bediscover_inspect.split import cell_of, split_of
 
@@ -37,6 +38,7 @@ class Plan:
         prices: the model's prices (``None``: no ``--model-cost-config`` entry).
         batch: ``--batch`` is set (non-incremental calls at :data:`~.cost.BATCH_PRICE_FACTOR`).
         notes: what the plan could not count, or counted by approximation, one line each.
+        timing: what the wall time is estimated from (:mod:`.timing`; not estimated by default).
     """
 
     spec: RunSpec
@@ -48,6 +50,7 @@ class Plan:
     expected: dict[tuple[str, bool], tuple[float, float, float]] = field(default_factory=dict)
     """``(task, reasoning) -> (mean, 90th percentile, mean reasoning)`` output tokens per call, from
     ``--from-logs``."""
+    timing: Timing = field(default_factory=Timing)
 
     def expected_cost(self, rows: Sequence[Row] | None = None) -> float | None:
         """The cost of ``rows`` (all by default) at the expected (mean) output tokens per call; ``None`` without
@@ -73,21 +76,24 @@ class Plan:
 
     def totals(self, rows: Sequence[Row] | None = None) -> dict[str, Any]:
         """The figures of ``rows`` (all by default): evals, samples, samples a resume skips, calls, prompt tokens,
-        output ceiling and ceiling cost (``None`` where not counted)."""
+        output ceiling and ceiling cost, expected output and cost, and expected wall time in seconds
+        (:meth:`.timing.Timing.wall_seconds`) (``None`` where not counted)."""
         rows = self.rows if rows is None else rows
         prompt = [row.prompt_tokens for row in rows]
         ceiling = [row.output_ceiling for row in rows]
+        calls = sum(row.calls for row in rows)
         return {
             "evals": len({(row.group, row.task, row.reasoning, row.seed) for row in rows}),
             "samples": sum(row.samples for row in rows),
             "samples_done": sum(row.samples_done for row in rows),
-            "calls": sum(row.calls for row in rows),
+            "calls": calls,
             "prompt_tokens": None if None in prompt else sum(p or 0 for p in prompt),
             "prompt_tokens_exact": bool(self.tokenizer and self.tokenizer.exact),
             "output_ceiling": None if None in ceiling else sum(c or 0 for c in ceiling),
             "cost_ceiling": self.cost(rows, lambda row: row.output_ceiling),
             "output_expected": self.expected_output(rows),
             "cost_expected": self.expected_cost(rows),
+            "wall_seconds": self.timing.wall_seconds(calls),
         }
 
     def expected_output(self, rows: Sequence[Row] | None = None) -> float | None:

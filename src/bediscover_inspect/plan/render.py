@@ -9,6 +9,7 @@ from typing import Any
 
 from bediscover_inspect.plan.core import Plan
 from bediscover_inspect.plan.count import Row
+from bediscover_inspect.plan.timing import duration
 
 EXIT_OVER_BUDGET = 5
 """Exit code of ``bediscover plan`` (and of a ``bediscover run`` that refuses to start) when the plan's ceiling or
@@ -53,7 +54,7 @@ def budget_verdict(plan: Plan, budget: float | None) -> tuple[int, str]:
 
 def one_line(plan: Plan) -> str:
     """The plan's totals on one line: evals, samples (finished ones a resume skips), calls, prompt tokens, output
-    ceiling and cost where priced."""
+    ceiling, cost where priced, and the expected wall time (``not estimated`` without ``--probe`` or ``--rate``)."""
     t = plan.totals()
     approx = not t["prompt_tokens_exact"]
     parts = [
@@ -66,6 +67,7 @@ def one_line(plan: Plan) -> str:
     ]
     if t["output_expected"] is not None:
         parts += [f"expected output {_n(t['output_expected'])} tokens", f"expected cost {_usd(t['cost_expected'])}"]
+    parts.append(f"wall time {duration(t['wall_seconds'])}")
     return ", ".join(parts)
 
 
@@ -128,7 +130,7 @@ def render_table(plan: Plan) -> str:
         for (task, reasoning), (mean, p90, thinking) in sorted(plan.expected.items()):
             lines.append(f"  {task} reasoning {_mode(reasoning)}: {mean:,.0f}, {p90:,.0f}, {thinking:,.0f}")
     lines += ["", f"total: {one_line(plan)}"]
-    lines += [f"note: {note}" for note in plan.notes]
+    lines += [f"note: {note}" for note in [*plan.notes, plan.timing.basis()]]
     return "\n".join(lines)
 
 
@@ -149,7 +151,7 @@ def _row_json(row: Row) -> dict[str, Any]:
 
 
 def render_json(plan: Plan) -> str:
-    """The plan as JSON: the totals at the top level, then ``model``, ``table``, ``tokenizer``, ``prices``,
+    """The plan as JSON: the totals at the top level (``wall_seconds``: ``null`` when not estimated), then ``model``, ``table``, ``tokenizer``, ``prices``,
     ``per_task`` (the totals of each task), ``rows`` (one per eval and dataset) and ``notes``."""
     spec = plan.spec
     per_task = {
@@ -163,6 +165,7 @@ def render_json(plan: Plan) -> str:
         "tokenizer": plan.tokenizer.name if plan.tokenizer else None,
         "prices": None if plan.prices is None else vars(plan.prices),
         "batch": plan.batch,
+        "wall_time_basis": plan.timing.basis(),
         "per_task": per_task,
         "expected_per_call": [
             {"task": task, "reasoning": _mode(reasoning), "mean": mean, "p90": p90, "reasoning_mean": thinking}

@@ -184,6 +184,16 @@ def _usd(text: str) -> float:
     return value
 
 
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected calls per minute > 0, got {text!r}")
+    return value
+
+
 def add_run_arguments(run: argparse.ArgumentParser) -> None:
     """Every option of ``bediscover run``, which ``bediscover plan`` takes as well (so a user swaps one word), but
     the scale options of :func:`bediscover_inspect.workers.add_arguments` (the CLI adds those to both)."""
@@ -270,7 +280,8 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
 
 
 def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
-    """The options of ``bediscover plan`` beyond ``bediscover run``'s: ``--format`` and ``--from-logs``."""
+    """The options of ``bediscover plan`` beyond ``bediscover run``'s: ``--format``, ``--from-logs``, and the
+    wall-time options ``--probe`` and ``--rate`` (:mod:`bediscover_inspect.plan.timing`)."""
     plan.add_argument(
         "--format", choices=["table", "json"], default="table", help="a table for people or JSON (default %(default)s)"
     )
@@ -280,4 +291,20 @@ def add_plan_arguments(plan: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="logs of an earlier, similar run (same model family, tasks and modes): the expected output and "
         "reasoning tokens per call (mean, 90th percentile) and the expected cost",
+    )
+    plan.add_argument(
+        "--probe",
+        type=whole_number(1),
+        default=None,
+        metavar="N",
+        help="send the run's first N prompts to the model, one at a time, and time them: expected wall time = "
+        "calls x mean latency / connections (--max-connections, else the provider's default); these N calls are "
+        "real and billed",
+    )
+    plan.add_argument(
+        "--rate",
+        type=_rate,
+        default=None,
+        metavar="CALLS_PER_MIN",
+        help="the server's rate: expected wall time at least calls / rate (with --probe, the larger of the two)",
     )
