@@ -40,7 +40,9 @@ from bediscover_inspect.plan.timing import Timing, probe
 from bediscover_inspect.plan.tokenizers import tokenizer_for
 from bediscover_inspect.report.paper_table import write_paper_table
 from bediscover_inspect.run.calls import bound_calls
-from bediscover_inspect.run.entry import (
+from bediscover_inspect.run.failures import is_disk_full
+from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
+from bediscover_inspect.run.interrupts import (
     EXIT_INTERRUPTED,
     RESUME_HINT,
     command_name,
@@ -49,8 +51,6 @@ from bediscover_inspect.run.entry import (
     leave_now,
     raise_keyboard_interrupt,
 )
-from bediscover_inspect.run.failures import is_disk_full
-from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
 from bediscover_inspect.run.options import UsageError, cap_error_counts, client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.tasks import (
@@ -273,7 +273,7 @@ WIND_DOWN_SECONDS = 30.0
 
 @contextmanager
 def interrupts_stop_the_eval_set(grace: float = WIND_DOWN_SECONDS) -> Iterator[None]:
-    """While active, Ctrl-C and SIGTERM raise :class:`KeyboardInterrupt` (:func:`.run.entry.raise_keyboard_interrupt`)
+    """While active, Ctrl-C and SIGTERM raise :class:`KeyboardInterrupt` (:func:`.run.interrupts.raise_keyboard_interrupt`)
     and the first one starts a timer: an eval set still winding down ``grace`` seconds later (a task that never
     finishes cancelling keeps ``asyncio.run`` waiting) ends the process as a second Ctrl-C would, with the resume
     hint and exit 130. The timer stops when the block ends; the previous handlers come back."""

@@ -19,6 +19,11 @@ from .presets import TaskGeneration
 BENCHMARK = "BeDiscovER"
 """Value of ``benchmark`` in the task metadata of every log of this suite."""
 
+SPLIT = "split"
+"""Task-metadata key of a part's log: ``parts`` (every part's datasets, in order), ``part`` (this one's index,
+from 1), ``given`` (the ``dataset`` argument the whole eval was given, ``None`` for the task's default), and the
+whole task's ``datasets`` (loaded), ``data`` and ``absent`` metadata."""
+
 
 def task_metadata(
     task: str,

@@ -25,10 +25,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-SPLIT = "split"
-"""Task-metadata key of a part's log: ``parts`` (every part's datasets, in order), ``part`` (this one's index,
-from 1), ``given`` (the ``dataset`` argument the whole eval was given, ``None`` for the task's default), and the
-whole task's ``datasets`` (loaded), ``data`` and ``absent`` metadata."""
+from bediscover_inspect.evallogs.scores import parameters_of, short_task_name
+from bediscover_inspect.metadata import SPLIT
 
 MERGED = "merged_from"
 """Task-metadata key of a merged log: the file names of the part logs it holds."""
@@ -130,8 +128,6 @@ def split_of(log: Any) -> dict[str, Any] | None:
 
 def cell_of(log: Any) -> Cell | None:
     """A log's (task, reasoning on, seed); ``None`` when its generate config has no seed."""
-    from bediscover_inspect.evallogs.scores import parameters_of, short_task_name
-
     config = getattr(log.plan, "config", None)
     seed = getattr(config, "seed", None)
     if seed is None:

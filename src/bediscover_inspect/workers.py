@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bediscover_inspect.run.entry import EXIT_INTERRUPTED, RESUME_HINT
+from bediscover_inspect.run.interrupts import EXIT_INTERRUPTED, RESUME_HINT
 from bediscover_inspect.run.options import UsageError, epochs_of, whole_number
 from bediscover_inspect.split import Cell, Piece
 
@@ -509,7 +509,7 @@ def run_workers(
 def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str) -> tuple[int, str]:
     """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
 
-    The code is 130 (:data:`~bediscover_inspect.run.entry.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
+    The code is 130 (:data:`~bediscover_inspect.run.interrupts.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
     when a worker was killed by a signal (the line names it, the signal, its likely cause and the fix), else the
     largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
     """

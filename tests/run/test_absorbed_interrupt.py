@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from bediscover_inspect.cli import main, run_outcome
-from bediscover_inspect.run import entry
+from bediscover_inspect.run import interrupts
 
 # the script: Ctrl-C is delivered, then absorbed (as a bare ``except:`` around an import would), before the
 # console script runs; {break_import} makes importing the CLI fail, as the wrapped interrupt did
@@ -60,7 +60,7 @@ def test_an_import_error_without_a_ctrl_c_is_not_called_an_interrupt():
 
 
 def test_a_ctrl_c_absorbed_while_the_tasks_were_built_starts_no_eval(tmp_path: Path, monkeypatch, capsys):
-    monkeypatch.setattr(entry, "_INTERRUPTS", 1)
+    monkeypatch.setattr(interrupts, "_INTERRUPTS", 1)
     log_dir = tmp_path / "logs"
     args = ["run", "--model", "mockllm/model", "--tasks", "discourse_markers", "--seeds", "0", "--reasoning", "off"]
     assert main([*args, "--limit", "1", "--log-dir", str(log_dir), "--display", "none"]) == 130

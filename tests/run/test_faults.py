@@ -231,7 +231,8 @@ def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert (
         proc.stdout.strip()
-        == "['__future__', 'bediscover_inspect', 'bediscover_inspect.run', 'bediscover_inspect.run.entry']"
+        == "['__future__', 'bediscover_inspect', 'bediscover_inspect.run', 'bediscover_inspect.run.entry', "
+        "'bediscover_inspect.run.interrupts']"
     )
 
 

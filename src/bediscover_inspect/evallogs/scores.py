@@ -18,9 +18,8 @@ import pandas as pd
 
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
-from bediscover_inspect.metadata import BENCHMARK
+from bediscover_inspect.metadata import BENCHMARK, SPLIT
 from bediscover_inspect.presets import reasoning_flag
-from bediscover_inspect.split import SPLIT
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
 """Shared task parameters that do not make one experimental setting differ from another in the report: the
