@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import zipfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -329,12 +330,13 @@ def plan_lines(planned: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     def usd(value: Any) -> str:
         return "not priced" if value is None else f"${value:,.2f}"
 
-    output = f"{n(planned['output_ceiling'])} ceiling" + (
-        f", {n(planned['output_expected'])} expected" if planned.get("output_expected") is not None else ""
-    )
-    cost = f"{usd(planned['cost_ceiling'])} ceiling" + (
-        f", {usd(planned['cost_expected'])} expected" if planned.get("cost_expected") is not None else ""
-    )
+    def ceiling(value: Any, expected: Any, shown: Any) -> str:
+        if value is None:
+            return shown(value)
+        return f"{shown(value)} ceiling" + (f", {shown(expected)} expected" if expected is not None else "")
+
+    output = ceiling(planned["output_ceiling"], planned.get("output_expected"), n)
+    cost = ceiling(planned["cost_ceiling"], planned.get("cost_expected"), usd)
     rows = [
         ("", "planned", "actual"),
         ("calls", n(planned["calls"]), n(actual["calls"])),
@@ -369,6 +371,6 @@ def print_run_summary(logs: Sequence[Any], log_dir: str, planned: dict[str, Any]
     if planned is not None and logs:
         try:
             lines = plan_lines(planned, actual_usage(logs))
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
             lines = [f"warning: actual usage not read: {exc}"]
         print("\n" + "\n".join(lines), flush=True)

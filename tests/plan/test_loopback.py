@@ -127,3 +127,5 @@ def test_the_end_of_run_table_gives_the_actual_figures_beside_the_plans(server, 
     assert prompt[2] == prompt[3] == f"{plan['prompt_tokens']:,}"
     [output] = [line for line in out.splitlines() if line.startswith("output tokens ")]
     assert output.split()[2:4] == [f"{plan['output_ceiling']:,}", "ceiling"]
+    [cost] = [line.split() for line in out.splitlines() if line.startswith("cost ")]
+    assert cost == ["cost", "not", "priced", "not", "priced"]
