@@ -15,7 +15,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 @contextmanager
 def loopback(monkeypatch: pytest.MonkeyPatch, fixed_s: float = 0.0) -> Iterator[tuple[str, str]]:
     """The loopback model server (``fixed_s`` seconds per call, no per-token latency), its URL in
-    ``BENCH_BASE_URL``: yields the base URL and the Inspect model name."""
+    ``BENCH_BASE_URL``: yields the base URL and the Inspect model name. A test that runs in-process gives the URL
+    with ``--model-base-url`` too: Inspect keeps one model instance per name and base URL in a process, so a model
+    made in an earlier test (under xdist, the same worker) would still call that test's server, long gone."""
     sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
     try:
         import model_server

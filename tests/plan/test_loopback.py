@@ -40,7 +40,7 @@ def _plan(capsys, args: list[str]) -> dict:
 
 def test_planned_calls_and_prompt_tokens_equal_the_logged_ones(server, tmp_path, capsys):
     base_url, model = server
-    args = ["--model", model, "--seeds", "0", "--limit", "2", "--log-dir", str(tmp_path)]
+    args = ["--model", model, "--model-base-url", base_url, "--seeds", "0", "--limit", "2", "--log-dir", str(tmp_path)]
     args += ["-T", "dialogue_parsing.dataset=stac", "-T", "discourse_relations.dataset=deu.rst.pcc"]
     plan = _plan(capsys, args)
     assert plan["tokenizer"].startswith("vLLM /tokenize at http://127.0.0.1:")
@@ -99,7 +99,8 @@ def test_a_resume_plan_counts_the_samples_the_resume_asks_for(tmp_path):
 def test_expected_output_from_logs_is_within_10_percent_of_a_repeat_run(server, tmp_path, capsys):
     """Logs of a run with seed 0 predict the output tokens of the same command with seed 1."""
     base_url, model = server
-    args = ["--model", model, "--limit", "4", "--reasoning", "off", "--tasks", "sentence_ordering", "discourse_markers"]
+    args = ["--model", model, "--model-base-url", base_url, "--limit", "4", "--reasoning", "off"]
+    args += ["--tasks", "sentence_ordering", "discourse_markers"]
     assert main(["run", *args, "--seeds", "0", "--log-dir", str(tmp_path / "first"), "--display", "none"]) == 0
     repeat = [*args, "--seeds", "1", "--log-dir", str(tmp_path / "repeat")]
     plan = _plan(capsys, [*repeat, "--from-logs", str(tmp_path / "first")])
@@ -117,8 +118,8 @@ def test_the_end_of_run_table_gives_the_actual_figures_beside_the_plans(server, 
     """Two samples of sentence ordering: the end-of-run lines give the planned and the actual calls (those the
     server answered), the same, and the same prompt tokens; the output tokens beside the plan's ceiling."""
     base_url, model = server
-    args = ["--model", model, "--seeds", "0", "--reasoning", "off", "--limit", "2", "--log-dir", str(tmp_path)]
-    args += ["--tasks", "sentence_ordering", "--max-tokens", "100"]
+    args = ["--model", model, "--model-base-url", base_url, "--seeds", "0", "--reasoning", "off", "--limit", "2"]
+    args += ["--log-dir", str(tmp_path), "--tasks", "sentence_ordering", "--max-tokens", "100"]
     plan = _plan(capsys, args)
     assert main(["run", *args, "--display", "none"]) == 0
     out = capsys.readouterr().out

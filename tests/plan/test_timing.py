@@ -39,7 +39,7 @@ ARGS = ["--tasks", "sentence_ordering", "--reasoning", "off", "--seeds", "0", "1
 
 def test_probe_times_real_calls_and_divides_by_the_connections(slow_server, tmp_path, capsys):
     base_url, model = slow_server
-    args = ["--model", model, *ARGS, "--log-dir", str(tmp_path), "--max-connections", "4"]
+    args = ["--model", model, "--model-base-url", base_url, *ARGS, "--log-dir", str(tmp_path), "--max-connections", "4"]
     plan = _plan(capsys, [*args, "--probe", "3"])
     assert _requests(base_url) == 3
     assert plan["calls"] == 6  # 3 samples x 2 seeds
