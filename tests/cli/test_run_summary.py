@@ -107,7 +107,10 @@ def test_the_run_prints_the_table_and_no_metric_dump(tmp_path):
     ]
     assert lines[header + 1].endswith("  samples: 2 of 294 scored (--limit 2), 2 of them otherwise")
     assert lines[header + 2].startswith("± is the headline's standard error over the samples; differs:")
-    assert lines[header + 3].startswith("bediscover run: 1/1 evals complete")
+    # then the plan's figures beside the actual ones (mockllm answers every call) and the closing line
+    assert lines[header + 4].split() == ["planned", "actual"]
+    assert lines[header + 5].split() == ["calls", "2", "2"]
+    assert lines[-1].startswith("bediscover run: 1/1 evals complete")
 
 
 def test_a_run_in_the_papers_setting_has_no_differs_column(logs):
