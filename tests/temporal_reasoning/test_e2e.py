@@ -73,7 +73,16 @@ def test_gold_answers_score_one(tmp_path):
         c: 1.0 for c in ("as", "cmp", "dur", "mop", "scd", "trk", "tz")
     }
     assert tot["invalid"]["tot-arithmetic"] == 0.0
-    assert set(tot) == {"accuracy", "invalid", "echo", "output_tokens", "reasoning_tokens"}
+    assert set(tot) == {
+        "accuracy",
+        "invalid",
+        "echo",
+        "cut_off_rate",
+        "reasoning_only_rate",
+        "output_tokens",
+        "reasoning_tokens",
+    }
+    assert tot["cut_off_rate"]["all"] == 0.0 and tot["reasoning_only_rate"]["all"] == 0.0  # gold answers, stop
 
 
 SCRIPT = {
