@@ -185,7 +185,8 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable
 
 @pytest.mark.slow
 def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
-    server = fault_server("--bad", "slow", "--slow-seconds", "5")
+    # replies slow enough that the first run still holds the lock while the second one starts on a loaded machine
+    server = fault_server("--bad", "slow", "--slow-seconds", "30")
     log_dir = tmp_path / "logs"
     first = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
     lock = log_dir / ".bediscover-run.lock"
