@@ -12,8 +12,8 @@ from bediscover_inspect.data import DISRPT_PAPER_FRACTIONS, DataFileMissingError
 from bediscover_inspect.data.select import REASON_LICENSED, REASON_NOT_IN_ROOT
 from bediscover_inspect.discourse_relations.dataset import (
     CORPORA,
+    DATA_FILES,
     DISRPT_TEST_COUNTS,
-    corpus_path,
     load_dataset,
     paper_subset_size,
     record_to_sample,
@@ -54,9 +54,9 @@ def test_paper_subset_over_the_mirror_is_7370_with_6_absent_corpora(caplog):
     assert len(counts) == 32
     assert counts["eng.dep.covdtb"] == 258 and counts["eng.erst.gum"] == 250 and counts["ces.rst.crdt"] == 148
     assert all(counts[c] == paper_subset_size(c) for c in counts)
-    assert set(task.metadata["data"]) == {corpus_path(c) for c in counts}
-    assert task.metadata["data"][corpus_path("deu.pdtb.pcc")]["verified"] is True
-    assert task.metadata["data"][corpus_path("eng.erst.gum")]["mirror_status"] == "approximate"
+    assert set(task.metadata["data"]) == {DATA_FILES[c] for c in counts}
+    assert task.metadata["data"][DATA_FILES["deu.pdtb.pcc"]]["verified"] is True
+    assert task.metadata["data"][DATA_FILES["eng.erst.gum"]]["mirror_status"] == "approximate"
     assert task.metadata["parameters"] == {
         "dataset": list(counts),
         "languages": None,
@@ -137,7 +137,7 @@ def test_user_restored_ldc_corpus_loads_unverified(tmp_path):
     target.write_text(json.dumps([_ldc_record(i) for i in range(40)]), encoding="utf-8")
     task = discourse_relations(dataset="eng.pdtb.pdtb", data_dir=str(tmp_path))
     assert len(task.dataset) == 2  # int(0.05 * 40)
-    provenance = task.metadata["data"][corpus_path("eng.pdtb.pdtb")]
+    provenance = task.metadata["data"][DATA_FILES["eng.pdtb.pdtb"]]
     assert provenance["verified"] is None and provenance["expected_sha1"] is None
     assert provenance["sha1_check"].startswith("none: no pinned SHA-1")
     # default selection on this root: the restored corpus is used, the other 37 are reported absent
@@ -195,5 +195,5 @@ def test_mirror_copy_is_not_modified(tmp_path, data_root):
     a = discourse_relations(dataset="spa.rst.sctb", data_dir=str(tmp_path))
     b = discourse_relations(dataset="spa.rst.sctb")
     assert [s.input for s in a.dataset] == [s.input for s in b.dataset]
-    assert a.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "data_dir"
-    assert b.metadata["data"][corpus_path("spa.rst.sctb")]["source"] == "env"
+    assert a.metadata["data"][DATA_FILES["spa.rst.sctb"]]["source"] == "data_dir"
+    assert b.metadata["data"][DATA_FILES["spa.rst.sctb"]]["source"] == "env"

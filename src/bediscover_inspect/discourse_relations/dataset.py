@@ -44,14 +44,11 @@ LANGUAGES: tuple[str, ...] = tuple(sorted(LANGUAGE_NAMES))
 """The 16 ISO 639-3 language codes of Table 27 (first part of a corpus name)."""
 
 
-def corpus_path(corpus: str) -> str:
-    """Path of a corpus file under the data root: ``dr/disrpt25/<corpus>/test_id.json``."""
-    return f"dr/disrpt25/{corpus}/test_id.json"
+DATA_FILES: dict[str, str] = {corpus: f"dr/disrpt25/{corpus}/test_id.json" for corpus in CORPORA}
+"""Corpus -> file under the data root (the authors' ``data/dr/disrpt25`` folder)."""
 
 
-DISRPT_TEST_COUNTS: dict[str, int] = {
-    corpus: int(data.REGISTRY[corpus_path(corpus)].records or 0) for corpus in CORPORA
-}
+DISRPT_TEST_COUNTS: dict[str, int] = {corpus: int(data.REGISTRY[DATA_FILES[corpus]].records or 0) for corpus in CORPORA}
 """Final DISRPT 2025 test sizes, from the data registry (the DISRPT 2025 ``n_test_final`` counts; sum 43,716).
 Used to say how many paper-subset relations an absent corpus would have contributed."""
 
@@ -300,7 +297,7 @@ def load_dataset(
         for index, record in enumerate(loaded.records):
             yield record_to_sample(record, corpus, loaded.resolved.local_path, index, loaded.id_width)
 
-    paths = {corpus: corpus_path(corpus) for corpus in selected}
+    paths = {corpus: DATA_FILES[corpus] for corpus in selected}
     return load_samples(
         "discourse_relations", paths, explicit, to_samples, subset, data_dir, per_dataset, name="disrpt25"
     )

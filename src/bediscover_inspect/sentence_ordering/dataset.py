@@ -36,16 +36,14 @@ DATASETS: tuple[str, ...] = (
 )
 """The seven datasets of Table 1 / Table 5, as named in the authors' ``data/so`` folder."""
 
+DATA_FILES: dict[str, str] = {name: f"so/{name}/test_id.jsonl" for name in DATASETS}
+"""Dataset -> file under the data root (the authors' ``data/so`` folder)."""
+
 
 def canonical_ids(shuffled_sentences: Sequence[str]) -> list[int]:
     """For each shuffled index, the first index holding an identical sentence (identity when all differ)."""
     first: dict[str, int] = {}
     return [first.setdefault(s, i) for i, s in enumerate(shuffled_sentences)]
-
-
-def data_path(dataset: str) -> str:
-    """Path of a dataset's file under the data root, e.g. ``so/nips-abs/test_id.jsonl``."""
-    return f"so/{dataset}/test_id.jsonl"
 
 
 def parse_datasets(dataset: str | Sequence[str] | None) -> list[str]:
@@ -133,5 +131,5 @@ def load_dataset(
         for index, record in enumerate(loaded.records):
             yield record_to_sample(record, name, loaded.resolved.local_path, index, loaded.id_width)
 
-    paths = {name: data_path(name) for name in parse_datasets(dataset)}
+    paths = {name: DATA_FILES[name] for name in parse_datasets(dataset)}
     return load_samples("sentence_ordering", paths, is_explicit(dataset), to_samples, subset, data_dir, per_dataset)

@@ -40,7 +40,7 @@ from .tot_answers import parse_gold
 DATASETS: tuple[str, ...] = ("tbd", "tdd-man", "tot-arithmetic")
 """Dataset names of the ``dataset`` task parameter (Table 3 columns TBD, TDD-Man, ToT-Ari)."""
 
-DATA_PATHS: dict[str, str] = {
+DATA_FILES: dict[str, str] = {
     "tbd": "tr/tbd-ee/test_id.json",
     "tdd-man": "tr/tdd-man/test_id.json",
     "tot-arithmetic": "tr/tot-arithmetic/test_id.json",
@@ -305,5 +305,5 @@ def load_dataset(
         for index, record in enumerate(loaded.records):
             yield record_to_sample(record, name, context, loaded.resolved.local_path, index, loaded.id_width)
 
-    paths = {name: DATA_PATHS[name] for name in parse_datasets(dataset)}
+    paths = {name: DATA_FILES[name] for name in parse_datasets(dataset)}
     return load_samples("temporal_reasoning", paths, is_explicit(dataset), to_samples, subset, data_dir, per_dataset)
