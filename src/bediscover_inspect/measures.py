@@ -619,6 +619,8 @@ class ScorerMeasures:
             ``framework`` and ``language``, ToT accuracy per ``category``).
         labels: a label-choice scorer (gold in sample metadata ``gold``, parsed label in ``Score.answer``):
             its log also has per-class P/R/F1.
+        datasets: the datasets it scores when its task has two scorers (temporal reasoning: TBD and TDD-Man by
+            relation label, ToT-Arithmetic by its answer; Table 3); empty when it scores every dataset of its task.
     """
 
     scorer: str
@@ -628,6 +630,11 @@ class ScorerMeasures:
     secondary: tuple[str, ...] = ()
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     labels: bool = False
+    datasets: tuple[str, ...] = ()
+
+    def scores(self, task: str, dataset: str) -> bool:
+        """Whether this scorer scores ``dataset`` of ``task``."""
+        return self.task == task and (not self.datasets or dataset in self.datasets)
 
     def group_keys(self, measure: str) -> tuple[str, ...]:
         """Breakdown keys of ``measure``: ``dataset``, then its extra :attr:`groups`."""
@@ -665,6 +672,7 @@ SCORERS: dict[str, ScorerMeasures] = {
             headline=("micro_f1", "weighted_f1"),  # Table 3
             secondary=_LABEL_SECONDARY,
             labels=True,
+            datasets=("tbd", "tdd-man"),
         ),
         ScorerMeasures(
             "tot_scorer",
@@ -673,6 +681,7 @@ SCORERS: dict[str, ScorerMeasures] = {
             headline=("accuracy",),  # Table 3
             secondary=("invalid",),
             groups={"accuracy": ("category",)},  # Table 26
+            datasets=("tot-arithmetic",),
         ),
         ScorerMeasures(
             "discourse_relation_scorer",

@@ -28,10 +28,8 @@ class Dataset:
 
     @property
     def scorer(self) -> str:
-        """The scorer of its samples (ToT has its own)."""
-        if self.name == "tot-arithmetic":
-            return "tot_scorer"
-        return next(s.scorer for s in SCORERS.values() if s.task == self.task and s.scorer != "tot_scorer")
+        """The scorer of its samples (:meth:`bediscover_inspect.measures.ScorerMeasures.scores`)."""
+        return next(s.scorer for s in SCORERS.values() if s.scores(self.task, self.name))
 
     @property
     def measures(self) -> tuple[tuple[str, str], ...]:

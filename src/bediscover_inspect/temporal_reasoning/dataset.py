@@ -30,6 +30,7 @@ from ..data import (
     sample_id,
     select_datasets,
 )
+from ..measures import SCORERS
 from .prompts import (
     RELATION_LABELS,
     relation_user_prompt,
@@ -47,10 +48,10 @@ DATA_FILES: dict[str, str] = {
 }
 """File of each dataset under the data root (the authors' ``data/tr`` folder; TBD's folder is ``tbd-ee``)."""
 
-RELATION_DATASETS: frozenset[str] = frozenset({"tbd", "tdd-man"})
+RELATION_DATASETS: frozenset[str] = frozenset(SCORERS["relation_scorer"].datasets)
 """Datasets of temporal-relation pairs (scored by ``relation_scorer``)."""
 
-TOT_DATASET = "tot-arithmetic"
+(TOT_DATASET,) = SCORERS["tot_scorer"].datasets
 """The temporal-arithmetic dataset (scored by ``tot_scorer``)."""
 
 CONTEXTS: tuple[str, ...] = ("document", "sentences")
