@@ -629,80 +629,146 @@ def _parse_label(
     whole = _clean_whole(text)
     if whole in lookup:
         return ParsedLabel(lookup[whole], (lookup[whole],), rule="whole", cut_off=cut_off)
-
     mentions = _mentions(text, lookup, pattern)
-    candidates = _distinct([m.label for m in mentions])
     if not mentions:
         return ParsedLabel(None, (), cut_off=cut_off)
-    lines = _Lines(text)
-    fields = [_is_field_name(text, lines, m) for m in mentions]
-    first = _first_line(text)
-    first_is_label = first is not None and _clean_whole(first) in lookup and not _label_list(text, first, lookup)
+    answer = _Answer.read(text, lookup, mentions)
+    marks = _marked_mentions(answer, cut_off)
+    stop = _continuation_stop(answer, marks) if continued else None
+    if stop is not None:
+        return _parse_label(text[:stop], labels, lookup, pattern, cut_off, continued=False)
+    candidates = _distinct([m.label for m in mentions])
+    if marks:  # layer 2: the last marked choice
+        return _marked_choice(answer, marks[-1], candidates, cut_off)
+    if answer.first_label is not None:  # layer 3: a lone label on the first line
+        return ParsedLabel(answer.first_label, candidates, rule="first_line", cut_off=cut_off)
+    if cut_off:  # an unfinished answer names labels on its way: naming one is no statement of choice
+        return ParsedLabel(None, candidates, cut_off=True)
+    return _single_choice(_distinct(_named_labels(answer, labels)), len(set(labels)), candidates)
 
-    # layer 2: the last marked choice
+
+def _single_choice(named: tuple[str, ...], n_labels: int, candidates: tuple[str, ...]) -> ParsedLabel:
+    """Layer 4 and 5: the one distinct label ``named``; invalid when none is, ambiguous (an echo of the label list of
+    ``n_labels`` labels, :func:`is_echo`) when several are."""
+    if len(named) == 1:
+        return ParsedLabel(named[0], candidates, rule="single")
+    if not named:
+        return ParsedLabel(None, candidates)
+    return ParsedLabel(None, candidates, ambiguous=True, echo=is_echo(len(named), n_labels))
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """An answer text with its label mentions and what every layer looks at, found once.
+
+    Attributes:
+        text: the answer part of the completion.
+        mentions: the label mentions in ``text``, in order.
+        lines: ``text``'s line boundaries.
+        fields: per mention, whether it is a bold field name (:func:`_is_field_name`).
+        first_label: the label that the first non-blank line is (layer 3), ``None`` when it is none, a header or
+            the first item of a list of labels.
+        first_end: the offset where that first line ends (``None`` with no ``first_label``).
+    """
+
+    text: str
+    mentions: list[_Mention]
+    lines: _Lines
+    fields: list[bool]
+    first_label: str | None
+    first_end: int | None
+
+    @classmethod
+    def read(cls, text: str, lookup: dict[str, str], mentions: list[_Mention]) -> _Answer:
+        """The :class:`_Answer` of ``text`` with its ``mentions`` (:func:`_mentions` with ``lookup``)."""
+        lines = _Lines(text)
+        first = _first_line(text)
+        first_label = first_end = None
+        if first is not None and _clean_whole(first) in lookup and not _label_list(text, first, lookup):
+            first_label, first_end = lookup[_clean_whole(first)], text.index(first) + len(first)
+        fields = [_is_field_name(text, lines, m) for m in mentions]
+        return cls(text, mentions, lines, fields, first_label, first_end)
+
+
+def _marked_mentions(answer: _Answer, cut_off: bool) -> list[int]:
+    """Indices of the mentions that are marked choices (layer 2): after an answer marker, a bold label alone on its
+    line (not when ``cut_off``), or the end of a concluding sentence (the last sentence only when not ``cut_off``);
+    never a bold field name."""
+    text = answer.text
     ends = marker_ends(text)
     last_content = len(text.rstrip(" \t\r\n*_`'\"“”‘’"))
     marks: list[int] = []
     previous_end = 0
-    for i, m in enumerate(mentions):
-        if not fields[i] and (
+    for i, m in enumerate(answer.mentions):
+        if not answer.fields[i] and (
             marked(text, ends, m.start, previous_end)
-            or (not cut_off and _is_bold_alone(text, lines, m))
+            or (not cut_off and _is_bold_alone(text, answer.lines, m))
             or _is_concluded(text, m, last_content, last_counts=not cut_off)
         ):
             marks.append(i)
         previous_end = m.end
+    return marks
 
-    # continuation: after the first answer, a new question of the model's own ends the answer
-    if continued:
-        answered = [mentions[marks[0]].end] if marks else []
-        if first_is_label and first is not None:
-            answered.append(text.index(first) + len(first))
-        stop = continuation_start(text, min(answered)) if answered else None
-        if stop is not None:
-            return _parse_label(text[:stop], labels, lookup, pattern, cut_off, continued=False)
 
-    last_marked = marks[-1] if marks else None
-    if last_marked is not None:
-        chosen = mentions[last_marked]
-        following = mentions[last_marked + 1] if last_marked + 1 < len(mentions) else None
-        if (
-            following is not None
-            and following.label != chosen.label
-            and _HEDGE.fullmatch(text, chosen.end, following.start) is not None
-        ):
-            return ParsedLabel(None, candidates, ambiguous=True, cut_off=cut_off)
-        return ParsedLabel(chosen.label, candidates, rule="marker", cut_off=cut_off)
+def _continuation_stop(answer: _Answer, marks: Sequence[int]) -> int | None:
+    """Where a new question of the model's own starts after its first answer (the first marked mention, or a label
+    alone on the first line); ``None`` when there is no first answer or no such line (module docstring,
+    "Continuation")."""
+    answered = [answer.mentions[marks[0]].end] if marks else []
+    if answer.first_end is not None:
+        answered.append(answer.first_end)
+    return continuation_start(answer.text, min(answered)) if answered else None
 
-    # layer 3: a lone label on the first line (not the first item of a list of labels)
-    if first_is_label and first is not None:
-        return ParsedLabel(lookup[_clean_whole(first)], candidates, rule="first_line", cut_off=cut_off)
 
-    if cut_off:  # an unfinished answer names labels on its way: naming one is no statement of choice
-        return ParsedLabel(None, candidates, cut_off=True)
+def _marked_choice(answer: _Answer, last: int, candidates: tuple[str, ...], cut_off: bool) -> ParsedLabel:
+    """The label of the last marked mention (index ``last``), or an ambiguous answer when that choice is a hedge:
+    the next mention, of another label, follows it with only ``or``, ``/``, ``,`` … between."""
+    chosen = answer.mentions[last]
+    following = answer.mentions[last + 1] if last + 1 < len(answer.mentions) else None
+    if (
+        following is not None
+        and following.label != chosen.label
+        and _HEDGE.fullmatch(answer.text, chosen.end, following.start) is not None
+    ):
+        return ParsedLabel(None, candidates, ambiguous=True, cut_off=cut_off)
+    return ParsedLabel(chosen.label, candidates, rule="marker", cut_off=cut_off)
 
-    # layer 4: exactly one distinct label named
+
+def _named_labels(answer: _Answer, labels: Sequence[str]) -> list[str]:
+    """The labels that the mentions *name* (layer 4), in order: not rejected (:func:`_is_rejected`), not in a header
+    or a bold field name, not an ordinary noun, and in capitals where every label is."""
     capitals = all(label == label.upper() and label.lower() != label for label in labels)
-    cue_ends = rejection_ends(text)
+    cue_ends = rejection_ends(answer.text)
     named: list[str] = []
     rejected_before = False
-    previous: _Mention | None = None
-    for i, m in enumerate(mentions):
-        is_rejected = rejected(text, cue_ends, m.start, previous.end if previous else 0) or (
-            rejected_before
-            and previous is not None
-            and _COORDINATION.fullmatch(text, previous.end, m.start) is not None
-        )
-        header = fields[i] or _on_header_line(text, lines, m)
-        if not (is_rejected or header or _is_ordinary_noun(text, m) or (capitals and not _in_capitals(m.surface))):
+    for i, m in enumerate(answer.mentions):
+        previous = answer.mentions[i - 1] if i else None
+        is_rejected = _is_rejected(answer.text, cue_ends, m, previous, rejected_before)
+        if not is_rejected and _names_its_label(answer, i, capitals):
             named.append(m.label)
-        rejected_before, previous = is_rejected, m
-    distinct = _distinct(named)
-    if len(distinct) == 1:
-        return ParsedLabel(distinct[0], candidates, rule="single", cut_off=cut_off)
-    if not distinct:
-        return ParsedLabel(None, candidates, cut_off=cut_off)
-    return ParsedLabel(None, candidates, ambiguous=True, echo=is_echo(len(distinct), len(set(labels))), cut_off=cut_off)
+        rejected_before = is_rejected
+    return named
+
+
+def _is_rejected(
+    text: str, cue_ends: Sequence[int], m: _Mention, previous: _Mention | None, previous_rejected: bool
+) -> bool:
+    """The mention follows a rejection cue (:func:`rejected`), or is coordinated by ``or`` / ``nor`` / ``and`` /
+    ``/`` with the ``previous`` mention, itself rejected (``not BEFORE or AFTER``)."""
+    if rejected(text, cue_ends, m.start, previous.end if previous else 0):
+        return True
+    return (
+        previous_rejected and previous is not None and _COORDINATION.fullmatch(text, previous.end, m.start) is not None
+    )
+
+
+def _names_its_label(answer: _Answer, i: int, capitals: bool) -> bool:
+    """Mention ``i`` names its label unless it is a bold field name, on a header line, an ordinary noun, or not
+    in capitals where every label is (``capitals``)."""
+    m = answer.mentions[i]
+    if answer.fields[i] or _on_header_line(answer.text, answer.lines, m) or _is_ordinary_noun(answer.text, m):
+        return False
+    return not capitals or _in_capitals(m.surface)
 
 
 _BLANKS = re.compile(r"\s+")
