@@ -214,23 +214,55 @@ def build_report(
     messages = incomplete + [
         f"log not used: {path} ({reason})" for path, reason in read.skipped if reason.startswith(NOT_OURS)
     ]
-    superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
-    files: list[Path] = []
-    cells = pd.DataFrame()
-    if not read.scores.empty:
-        cells = with_paper(aggregate(read.scores, ddof=ddof), paper_models=paper_models)
-        cells["differs"] = cell_differences(cells, read.runs, paper_models)
-        cells["max_tokens"] = budgets_sent(cells, read.runs)
+    cells = _cells(read, ddof, paper_models)
     messages += setting_warnings(cells)
     for message in messages:
         warnings.warn(message, ReportWarning, stacklevel=2)
+    notes = _notes(read, cells, paper_models)
+    superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
+    sections = [_report_header(log_dir, ddof)]
+    for title, items in (
+        ("Warnings", messages),
+        ("Notes", notes),
+        ("Logs superseded by a later successful log of the same run", superseded),
+    ):
+        if items:
+            sections.append(f"## {title}\n\n" + "\n".join(f"- {item}" for item in items))
+    files = _write_tables(cells, read, out, ddof, plots, sections) if not cells.empty else []
+    report_md = out / "report.md"
+    report_md.write_text("\n\n".join(sections) + "\n", encoding="utf-8")
+    warn_path = out / "warnings.txt"
+    warn_path.write_text("".join(f"{m}\n" for m in messages), encoding="utf-8")
+    files += [report_md, warn_path]
+    return Report(cells=cells, warnings=messages, files=files, notes=notes, incomplete=incomplete)
+
+
+def _cells(read: LogScores, ddof: int, paper_models: Mapping[str, str] | None) -> pd.DataFrame:
+    """The report's cells: the scores aggregated over seeds, with the paper's numbers, ``differs`` and the
+    ``max_tokens`` sent; an empty frame without scores."""
+    if read.scores.empty:
+        return pd.DataFrame()
+    cells = with_paper(aggregate(read.scores, ddof=ddof), paper_models=paper_models)
+    cells["differs"] = cell_differences(cells, read.runs, paper_models)
+    cells["max_tokens"] = budgets_sent(cells, read.runs)
+    return cells
+
+
+def _notes(read: LogScores, cells: pd.DataFrame, paper_models: Mapping[str, str] | None) -> list[str]:
+    """The report's notes: models matched with no paper model, token measures not reported, budget-bound cells,
+    seeds not recorded, and where the paper is ambiguous."""
     notes = unmatched_model_notes(read.scores, paper_models) + unreported_token_notes(cells)
     notes += cut_off_notes(cells)
     notes += unrecorded_seed_notes(read.runs)
     if not cells.empty:
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]
-    sections = [
+    return notes
+
+
+def _report_header(log_dir: str | Path, ddof: int) -> str:
+    """The opening section of ``report.md``: what a cell holds and where the paper's numbers come from."""
+    return (
         f"# BeDiscovER report\n\nLogs: `{log_dir}`. Each cell: mean ± {'population' if ddof == 0 else 'sample'}"
         f" std over seeds (ddof={ddof}), then the 95 % interval mean ± 1.96·SE (SE: the logged standard error "
         f"over test items, averaged over seeds); rates in %, tokens per sample (per turn in dialogue "
@@ -238,33 +270,26 @@ def build_report(
         f"tok. is compared with `output_tokens` (answer and reasoning), `reasoning_tokens` has no paper "
         f"column. `differs` names what a run does differently from the paper's setting (empty: the paper's "
         f"setting). Per-class scores and confusion matrices of the label-choice tasks: `classes/`."
-    ]
-    if messages:
-        sections.append("## Warnings\n\n" + "\n".join(f"- {m}" for m in messages))
-    if notes:
-        sections.append("## Notes\n\n" + "\n".join(f"- {n}" for n in notes))
-    if superseded:
-        sections.append(
-            "## Logs superseded by a later successful log of the same run\n\n" + "\n".join(f"- {n}" for n in superseded)
-        )
-    if not cells.empty:
-        path = out / "cells.csv"
-        cells.to_csv(path, index=False)
-        files.append(path)
-        for task, frame in cells.groupby("task", sort=True):
-            table = task_table(frame)
-            csv_path, md_path = out / f"{task}.csv", out / f"{task}.md"
-            table.to_csv(csv_path, index=False)
-            md = f"## {task}\n\n" + markdown(table)
-            md_path.write_text(md + "\n", encoding="utf-8")
-            files += [csv_path, md_path]
-            sections.append(md)
-        files += write_class_tables(read.scores, read.classes, out, ddof)
-        if plots:
-            files += plot_reasoning_effort(cells, out / "plots")
-    report_md = out / "report.md"
-    report_md.write_text("\n\n".join(sections) + "\n", encoding="utf-8")
-    warn_path = out / "warnings.txt"
-    warn_path.write_text("".join(f"{m}\n" for m in messages), encoding="utf-8")
-    files += [report_md, warn_path]
-    return Report(cells=cells, warnings=messages, files=files, notes=notes, incomplete=incomplete)
+    )
+
+
+def _write_tables(
+    cells: pd.DataFrame, read: LogScores, out: Path, ddof: int, plots: bool, sections: list[str]
+) -> list[Path]:
+    """Write ``cells.csv``, each task's wide table (CSV and markdown, the markdown also appended to ``sections``),
+    the class tables and (``plots``) the plots under ``out``; returns the files written."""
+    path = out / "cells.csv"
+    cells.to_csv(path, index=False)
+    files = [path]
+    for task, frame in cells.groupby("task", sort=True):
+        table = task_table(frame)
+        csv_path, md_path = out / f"{task}.csv", out / f"{task}.md"
+        table.to_csv(csv_path, index=False)
+        md = f"## {task}\n\n" + markdown(table)
+        md_path.write_text(md + "\n", encoding="utf-8")
+        files += [csv_path, md_path]
+        sections.append(md)
+    files += write_class_tables(read.scores, read.classes, out, ddof)
+    if plots:
+        files += plot_reasoning_effort(cells, out / "plots")
+    return files

@@ -71,29 +71,41 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
         row = dict(zip(index, key))
         for measure in measures:
             hit = frame[frame.measure == measure]
-            if hit.empty:
-                continue
-            cell = hit.iloc[0]
-            digits = 0 if is_token_measure(measure) else 1
-            row[measure] = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
-            if _missing(cell["mean"]):
-                row[measure] = NOT_REPORTED if is_token_measure(measure) else UNDEFINED
-            elif measure == "cut_off_rate" and cell.get("max_tokens"):
-                row[measure] += f" of max_tokens {cell['max_tokens']}"
-            if not math.isnan(cell["paper_mean"]):
-                row[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
-                row[f"{measure} Δ"] = "" if _missing(cell["diff"]) else f"{cell['diff']:+.{digits}f}"
-        first = frame.iloc[0]
-        hits = frame[frame.paper_model != ""]
-        tables = ",".join(f"T{int(t)}" for t in sorted(set(hits.paper_table)))
-        row["paper row"] = f"{hits.paper_model.iloc[0]} ({tables})" if not hits.empty else ""
-        notes = sorted({PAPER_NOTE_LABELS.get(n, n) for n in hits["paper_note"]} - {""}) if "paper_note" in hits else []
-        if notes:
-            row["paper note"] = " ".join(notes)
-        row["differs"] = first["differs"] if "differs" in frame else ""
-        row["seeds"] = first["seeds"]
-        row["samples"] = first["samples"]
-        rows.append(row)
+            if not hit.empty:
+                row |= _measure_columns(measure, hit.iloc[0])
+        rows.append(row | _row_facts(frame))
     table = pd.DataFrame(rows)
     tail = [c for c in ("paper row", "paper note", "differs", "seeds", "samples") if c in table.columns]
     return table[[c for c in table.columns if c not in tail] + tail]
+
+
+def _measure_columns(measure: str, cell: pd.Series) -> dict[str, str]:
+    """A row's columns of one ``measure`` from its ``cell``: the measure's value and, where the paper has a
+    number, ``<measure> (paper)`` and ``<measure> Δ`` (as :func:`task_table` describes)."""
+    digits = 0 if is_token_measure(measure) else 1
+    value = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
+    if _missing(cell["mean"]):
+        value = NOT_REPORTED if is_token_measure(measure) else UNDEFINED
+    elif measure == "cut_off_rate" and cell.get("max_tokens"):
+        value += f" of max_tokens {cell['max_tokens']}"
+    columns = {measure: value}
+    if not math.isnan(cell["paper_mean"]):
+        columns[f"{measure} (paper)"] = format_cell(cell["paper_mean"], cell["paper_std"], digits)
+        columns[f"{measure} Δ"] = "" if _missing(cell["diff"]) else f"{cell['diff']:+.{digits}f}"
+    return columns
+
+
+def _row_facts(frame: pd.DataFrame) -> dict[str, Any]:
+    """The columns after the measures of a row's cells ``frame``: ``paper row``, ``paper note`` (only where
+    there is one), ``differs``, ``seeds`` and ``samples``."""
+    first = frame.iloc[0]
+    hits = frame[frame.paper_model != ""]
+    tables = ",".join(f"T{int(t)}" for t in sorted(set(hits.paper_table)))
+    facts: dict[str, Any] = {"paper row": f"{hits.paper_model.iloc[0]} ({tables})" if not hits.empty else ""}
+    notes = sorted({PAPER_NOTE_LABELS.get(n, n) for n in hits["paper_note"]} - {""}) if "paper_note" in hits else []
+    if notes:
+        facts["paper note"] = " ".join(notes)
+    facts["differs"] = first["differs"] if "differs" in frame else ""
+    facts["seeds"] = first["seeds"]
+    facts["samples"] = first["samples"]
+    return facts

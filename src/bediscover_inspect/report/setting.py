@@ -111,51 +111,86 @@ def _any_model_max_tokens(tokens: Any, reasoning: str, task: str) -> list[str]:
     return [f"max_tokens {_shown(tokens)} (Table 7, any model: {wanted})"]
 
 
+def _samples_differ(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    """Fewer samples scored than the task's dataset holds: how (``--limit``, ``--sample-id``, errors) and, for a
+    dataset cell, how many of them are the cell's dataset."""
+    scored, built = int(run["samples"]), run.get("dataset_samples")
+    if built is None or pd.isna(built) or scored >= int(built):
+        return []
+    how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
+    how += ["--sample-id"] if run.get("sample_id") is not None else []
+    how += [f"{run['errored']} ended in error"] if run.get("errored") else []
+    here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
+    return [
+        f"samples: {scored} of {int(built)} scored"
+        + (f" ({', '.join(how)})" if how else "")
+        + (f", {here} of them {group}" if here is not None else "")
+    ]
+
+
+def _epochs_differ(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    """Each sample answered more than once per seed (``--epochs``)."""
+    epochs = run.get("epochs")
+    if epochs is None or pd.isna(epochs) or int(epochs) <= 1:
+        return []
+    return [f"epochs: each sample answered {int(epochs)} times per seed (the paper: once, §3.3)"]
+
+
+def _per_dataset_differs(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    """A dataset built from the first N samples of each dataset (``-T per_dataset=N``)."""
+    per_dataset = run.get("per_dataset")
+    if per_dataset is None or pd.isna(per_dataset):
+        return []
+    return [f"samples: only the first {per_dataset} of each dataset (-T per_dataset={per_dataset})"]
+
+
+def _data_differs(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    """The cell's data files whose SHA-1 is not the pinned one, or whose records used are not the paper subset's."""
+    data = run.get("data") or {}
+    out: list[str] = []
+    for path in _files_of(data, group_key, group):
+        out += _file_differs(path, data[path], run.get("subset") == "full")
+    return out
+
+
+def _file_differs(path: str, facts: Mapping[str, Any], full: bool) -> list[str]:
+    """What one data file's ``facts`` (the task metadata's ``data`` entry) show against its pin in the registry;
+    ``full``: the run asked for ``subset=full``."""
+    out: list[str] = []
+    if facts.get("verified") is False:
+        out.append(
+            f"data {path}: SHA-1 {str(facts.get('actual_sha1'))[:10]} is not the pinned "
+            f"{str(facts.get('expected_sha1'))[:10]}"
+        )
+    info, used = REGISTRY.get(path), facts.get("records_used")
+    if info is None or info.records is None or used is None:
+        return out
+    paper = subset_size(info.records, info.paper_fraction)
+    if int(used) != paper:
+        out.append(
+            f"data {path}: {used} records used, the paper's subset has {paper}" + (" (subset=full)" if full else "")
+        )
+    return out
+
+
+def _absent_differs(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
+    """Datasets of the paper absent from the run, for a group that holds several datasets."""
+    if group_key == "dataset" and group != "all":
+        return []
+    absent = [f"{name} ({why})" for name, why in (run.get("absent") or {}).items() if _in_group(name, group_key, group)]
+    return ["absent from the run: " + ", ".join(absent)] if absent else []
+
+
+_RUN_CHECKS = (_samples_differ, _epochs_differ, _per_dataset_differs, _data_differs, _absent_differs)
+"""What a run's own facts may show against the paper's setting, in the order the texts are listed."""
+
+
 def log_differences(
     run: Mapping[str, Any], group_key: str, group: str, paper_models: Mapping[str, str] | None = None
 ) -> list[str]:
     """What one log (a row of :attr:`~bediscover_inspect.evallogs.scores.LogScores.runs`) does differently from the
     paper's setting, for the cell ``(group_key, group)``; empty when nothing differs (see the module docstring)."""
-    out: list[str] = []
-    scored, built = int(run["samples"]), run.get("dataset_samples")
-    if built is not None and not pd.isna(built) and scored < int(built):
-        how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
-        how += ["--sample-id"] if run.get("sample_id") is not None else []
-        how += [f"{run['errored']} ended in error"] if run.get("errored") else []
-        here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
-        out.append(
-            f"samples: {scored} of {int(built)} scored"
-            + (f" ({', '.join(how)})" if how else "")
-            + (f", {here} of them {group}" if here is not None else "")
-        )
-    epochs = run.get("epochs")
-    if epochs is not None and not pd.isna(epochs) and int(epochs) > 1:
-        out.append(f"epochs: each sample answered {int(epochs)} times per seed (the paper: once, §3.3)")
-    per_dataset = run.get("per_dataset")
-    if per_dataset is not None and not pd.isna(per_dataset):
-        out.append(f"samples: only the first {per_dataset} of each dataset (-T per_dataset={per_dataset})")
-    data = run.get("data") or {}
-    for path in _files_of(data, group_key, group):
-        facts, info = data[path], REGISTRY.get(path)
-        if facts.get("verified") is False:
-            out.append(
-                f"data {path}: SHA-1 {str(facts.get('actual_sha1'))[:10]} is not the pinned "
-                f"{str(facts.get('expected_sha1'))[:10]}"
-            )
-        used = facts.get("records_used")
-        if info is not None and info.records is not None and used is not None:
-            paper = subset_size(info.records, info.paper_fraction)
-            if int(used) != paper:
-                out.append(
-                    f"data {path}: {used} records used, the paper's subset has {paper}"
-                    + (" (subset=full)" if run.get("subset") == "full" else "")
-                )
-    if group_key != "dataset" or group == "all":
-        absent = [
-            f"{name} ({why})" for name, why in (run.get("absent") or {}).items() if _in_group(name, group_key, group)
-        ]
-        if absent:
-            out.append("absent from the run: " + ", ".join(absent))
+    out = [text for check in _RUN_CHECKS for text in check(run, group_key, group)]
     paper_model, _ = paper_model_match(run["model"], run.get("reasoning_effort") or None, paper_models)
     out += generation_differences(run.get("generate") or {}, paper_model, run["reasoning"], run["task"])
     quantised = quantisation_of(run["model"])
