@@ -33,7 +33,8 @@ from typing import Any
 
 from inspect_ai.model import ContentReasoning, ModelOutput
 
-from .labels import THINK_CLOSE, final_text
+from ._inspect_compat import active_generate_config
+from .labels import THINK_CLOSE, FinalText, final_text
 from .tokens import usage_tokens
 
 CUT_OFF_STOPS: frozenset[str] = frozenset({"max_tokens", "model_length"})
@@ -98,19 +99,9 @@ def read_reply(output: ModelOutput | None, reasoning: bool = False, max_tokens: 
     stop = str(output.stop_reason) if output.stop_reason is not None else None
     final = final_text(completion)
     blocks = _reasoning_blocks(output)
-    cut_off = stop in CUT_OFF_STOPS or (
-        stop in (None, "unknown")
-        and (
-            final.cut_off
-            or (max_tokens is not None and output_tokens is not None and max_tokens > 0 and output_tokens >= max_tokens)
-        )
-    )
-    has_reasoning = any((b.reasoning or "").strip() or b.redacted for b in blocks) or bool(
-        completion[: len(completion) - len(final.text)].strip()
-    )
-    closed = bool(blocks) or THINK_CLOSE.search(completion) is not None or not reasoning
-    # a reasoning block with no text after it: the server never saw the reasoning end
-    unfinished = cut_off and (final.cut_off or not closed or (has_reasoning and not final.text.strip()))
+    cut_off = _stopped_at_budget(stop, final.cut_off, output_tokens, max_tokens)
+    has_reasoning = _has_reasoning(blocks, completion[: len(completion) - len(final.text)])
+    unfinished = cut_off and _unfinished(final, _reasoning_closed(blocks, completion, reasoning), has_reasoning)
     reasoning_only = not cut_off and not final.text.strip() and has_reasoning
     return Reply(
         "" if unfinished else completion,
@@ -125,11 +116,40 @@ def read_reply(output: ModelOutput | None, reasoning: bool = False, max_tokens: 
     )
 
 
+def _reasoning_closed(blocks: list[ContentReasoning], completion: str, reasoning: bool) -> bool:
+    """Whether the reasoning has closed: returned apart from the text (a reasoning block), closed by a ``</think>``
+    in the text, or not asked for (``reasoning`` off: the text is the answer)."""
+    return bool(blocks) or THINK_CLOSE.search(completion) is not None or not reasoning
+
+
+def _unfinished(final: FinalText, closed: bool, has_reasoning: bool) -> bool:
+    """Whether a reply cut off at the budget is unfinished thinking (nothing of it is read): an unclosed
+    ``<think>``, reasoning asked for that never ``closed``, or reasoning with no text after it (a reasoning block
+    with no text after it: the server never saw the reasoning end)."""
+    return final.cut_off or not closed or (has_reasoning and not final.text.strip())
+
+
+def _has_reasoning(blocks: list[ContentReasoning], before_answer: str) -> bool:
+    """Whether the reply holds reasoning: a reasoning block with text (or redacted), or text ``before_answer``
+    (the reasoning left in the text, :func:`~bediscover_inspect.labels.final_text`)."""
+    return any((b.reasoning or "").strip() or b.redacted for b in blocks) or bool(before_answer.strip())
+
+
+def _stopped_at_budget(stop: str | None, unclosed: bool, output_tokens: int | None, max_tokens: int | None) -> bool:
+    """Whether a reply stopped at the budget: its stop reason says so (:data:`CUT_OFF_STOPS`), or, with no stop
+    reason, its text ends in an ``unclosed`` ``<think>`` or its output tokens reached ``max_tokens``."""
+    if stop in CUT_OFF_STOPS:
+        return True
+    if stop not in (None, "unknown"):
+        return False
+    return unclosed or (
+        max_tokens is not None and output_tokens is not None and max_tokens > 0 and output_tokens >= max_tokens
+    )
+
+
 def budget_sent() -> int | None:
     """The ``max_tokens`` of the active generate config (the task's preset merged with the command line), ``None``
     outside an eval or when none was set (a log re-scored by :mod:`bediscover_inspect.gate.rescore`)."""
-    from ._inspect_compat import active_generate_config
-
     return active_generate_config().max_tokens
 
 

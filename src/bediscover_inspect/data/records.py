@@ -26,55 +26,84 @@ def read_records(local: str, limit: int | None = None) -> tuple[dict[str, Any], 
 
 
 def _parse_records(local: str, limit: int | None) -> tuple[dict[str, Any], ...]:
-    records: list[Any] = []
-    if local.endswith(".jsonl"):
-        with open(local, encoding="utf-8") as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if limit is not None and len(records) >= limit:
-                    break
-                if not line.strip():
-                    continue
-                try:
-                    records.append(json.loads(line.rstrip("\r\n")))
-                except json.JSONDecodeError as ex:
-                    raise DataFormatError(
-                        f"{local}, line {line_no}: not valid JSON ({ex.msg}: column {ex.colno})"
-                    ) from ex
-    elif limit is not None:
-        import ijson
+    """The records of the data file ``local`` (the first ``limit`` when given), each an object, their ``id``
+    fields distinct.
 
-        try:
-            with open(local, "rb") as handle:
-                for record in ijson.items(handle, "item", use_float=True):
-                    if len(records) >= limit:
-                        break
-                    records.append(record)
-        except ijson.JSONError as ex:
-            # yajl's message continues with an excerpt and a caret on the next lines: keep its first line
-            reason = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
-            raise DataFormatError(f"{local}: not valid JSON after {len(records)} complete records ({reason})") from ex
+    Raises:
+        DataFormatError: not valid JSON, no records, a record that is no object, an ``id`` repeated (the message
+            names the file and the line or record).
+    """
+    if local.endswith(".jsonl"):
+        records = _jsonl_records(local, limit)
+    elif limit is not None:
+        records = _first_json_records(local, limit)
     else:
-        try:
-            loaded = json.loads(Path(local).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as ex:
-            raise DataFormatError(f"{local}: not valid JSON ({ex.msg}: line {ex.lineno} column {ex.colno})") from ex
-        if not isinstance(loaded, list):
-            raise DataFormatError(f"{local}: expected a JSON list of records, got {type(loaded).__name__}")
-        records = loaded
+        records = _json_records(local)
     if not records and limit != 0:
         raise DataFormatError(f"{local}: the file holds no records")
+    _check_records(local, records)
+    return tuple(records)
+
+
+def _jsonl_records(local: str, limit: int | None) -> list[Any]:
+    """The records of a JSON-lines file, one per non-blank line (the first ``limit``)."""
+    records: list[Any] = []
+    with open(local, encoding="utf-8") as handle:
+        for line_no, line in enumerate(handle, start=1):
+            if limit is not None and len(records) >= limit:
+                break
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line.rstrip("\r\n")))
+            except json.JSONDecodeError as ex:
+                raise DataFormatError(f"{local}, line {line_no}: not valid JSON ({ex.msg}: column {ex.colno})") from ex
+    return records
+
+
+def _first_json_records(local: str, limit: int) -> list[Any]:
+    """The first ``limit`` records of a JSON list, read incrementally (the rest of the file is never parsed)."""
+    import ijson
+
+    records: list[Any] = []
+    try:
+        with open(local, "rb") as handle:
+            for record in ijson.items(handle, "item", use_float=True):
+                if len(records) >= limit:
+                    break
+                records.append(record)
+    except ijson.JSONError as ex:
+        # yajl's message continues with an excerpt and a caret on the next lines: keep its first line
+        reason = str(ex).strip().splitlines()[0] if str(ex).strip() else type(ex).__name__
+        raise DataFormatError(f"{local}: not valid JSON after {len(records)} complete records ({reason})") from ex
+    return records
+
+
+def _json_records(local: str) -> list[Any]:
+    """The records of a file holding one JSON list."""
+    try:
+        loaded = json.loads(Path(local).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as ex:
+        raise DataFormatError(f"{local}: not valid JSON ({ex.msg}: line {ex.lineno} column {ex.colno})") from ex
+    if not isinstance(loaded, list):
+        raise DataFormatError(f"{local}: expected a JSON list of records, got {type(loaded).__name__}")
+    return loaded
+
+
+def _check_records(local: str, records: list[Any]) -> None:
+    """Every record is an object, and no (integer or string) ``id`` repeats."""
     first_index: dict[Any, int] = {}
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise DataFormatError(f"{local}, record {index}: expected an object, got {type(record).__name__}")
         record_id = record.get("id")
-        if isinstance(record_id, (int, str)) and not isinstance(record_id, bool):
-            if record_id in first_index:
-                raise DataFormatError(
-                    f"{local}, record {index}: field 'id' repeats {record_id!r} of record {first_index[record_id]}"
-                )
-            first_index[record_id] = index
-    return tuple(records)
+        if not isinstance(record_id, (int, str)) or isinstance(record_id, bool):
+            continue
+        if record_id in first_index:
+            raise DataFormatError(
+                f"{local}, record {index}: field 'id' repeats {record_id!r} of record {first_index[record_id]}"
+            )
+        first_index[record_id] = index
 
 
 def require_field(record: dict[str, Any], field: str, file: str, index: int, kind: type | tuple[type, ...]) -> Any:

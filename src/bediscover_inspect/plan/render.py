@@ -97,6 +97,37 @@ HEADER = ("task", "dataset", "mode", "seed", "samples", "done", "calls", "prompt
 
 def render_table(plan: Plan) -> str:
     """The plan for people: the setting, one line per eval and dataset, a subtotal per task, the total, the notes."""
+    lines = _setting_lines(plan)
+    table = _table_cells(plan)
+    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEADER)]
+    lines += ["", _line(HEADER, widths), _line(["-" * w for w in widths], widths)]
+    lines += [_line(r, widths) for r in table]
+    if plan.expected:
+        lines += ["", "expected output tokens per call (from logs): mean, 90th percentile, mean reasoning"]
+        for (task, reasoning), (mean, p90, thinking) in sorted(plan.expected.items()):
+            lines.append(f"  {task} reasoning {_mode(reasoning)}: {mean:,.0f}, {p90:,.0f}, {thinking:,.0f}")
+    lines += ["", f"total: {one_line(plan)}"]
+    lines += [f"note: {note}" for note in [*plan.notes, plan.timing.basis()]]
+    return "\n".join(lines)
+
+
+def _table_cells(plan: Plan) -> list[list[str]]:
+    """The table's rows of cells: one per eval and dataset, a subtotal ``(all)`` after each task (of a group), and
+    the total."""
+    table: list[list[str]] = []
+    for group in dict.fromkeys((row.group, row.task) for row in plan.rows):
+        mine = [row for row in plan.rows if (row.group, row.task) == group]
+        name = group[0] or group[1]
+        for row in mine:
+            table.append(_row_cells(plan, name, row.dataset, _mode(row.reasoning), str(row.seed), [row]))
+        table.append(_row_cells(plan, name, "(all)", "", "", mine))
+    table.append(_row_cells(plan, "total", "", "", "", plan.rows))
+    return table
+
+
+def _setting_lines(plan: Plan) -> list[str]:
+    """The opening lines of :func:`render_table`: model, table, evals, seeds, modes, subset and limit; the
+    tokenizer; the prices where known."""
     spec = plan.spec
     lines = [
         f"bediscover plan: {spec.model}"
@@ -114,24 +145,7 @@ def render_table(plan: Plan) -> str:
             f"prices (USD per million tokens, {p.source}): input {p.input:g}, output {p.output:g}"
             + (f"; --batch: x{0.5:g} except incremental dialogue parsing" if plan.batch else "")
         )
-    table: list[list[str]] = []
-    for group in dict.fromkeys((row.group, row.task) for row in plan.rows):
-        mine = [row for row in plan.rows if (row.group, row.task) == group]
-        name = group[0] or group[1]
-        for row in mine:
-            table.append(_row_cells(plan, name, row.dataset, _mode(row.reasoning), str(row.seed), [row]))
-        table.append(_row_cells(plan, name, "(all)", "", "", mine))
-    table.append(_row_cells(plan, "total", "", "", "", plan.rows))
-    widths = [max(len(h), *(len(r[i]) for r in table)) for i, h in enumerate(HEADER)]
-    lines += ["", _line(HEADER, widths), _line(["-" * w for w in widths], widths)]
-    lines += [_line(r, widths) for r in table]
-    if plan.expected:
-        lines += ["", "expected output tokens per call (from logs): mean, 90th percentile, mean reasoning"]
-        for (task, reasoning), (mean, p90, thinking) in sorted(plan.expected.items()):
-            lines.append(f"  {task} reasoning {_mode(reasoning)}: {mean:,.0f}, {p90:,.0f}, {thinking:,.0f}")
-    lines += ["", f"total: {one_line(plan)}"]
-    lines += [f"note: {note}" for note in [*plan.notes, plan.timing.basis()]]
-    return "\n".join(lines)
+    return lines
 
 
 def _row_json(row: Row) -> dict[str, Any]:

@@ -55,7 +55,7 @@ import json
 import math
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -368,7 +368,6 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     Returns:
         :class:`ParsedTotAnswer`; ``value`` is ``None`` when no dict with an expected key was found.
     """
-    expected = {k.lower() for k in expected_keys}
     text = final_text(completion).text.translate(_QUOTES)
     first = _key_pattern(expected_keys).search(text) if expected_keys else None
     stop = continuation_start(text, first.end()) if first is not None else None
@@ -379,6 +378,21 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     spans = _brace_spans(text)
     if expected_keys and is_cut_off(text, expected_keys):
         return ParsedTotAnswer(None, "none", len(spans), ("cut_off",))
+    best, placeholder = _best_dict(spans, {k.lower() for k in expected_keys})
+    notes = ("placeholder",) if placeholder else ()
+    if best is not None:
+        return ParsedTotAnswer(best[0], best[1], len(spans), notes)
+    fragment, placeholder = _fragment(text, expected_keys)
+    if placeholder:
+        notes = ("placeholder",)
+    if fragment:
+        return ParsedTotAnswer(fragment, "fragment", len(spans), notes)
+    return ParsedTotAnswer(None, "none", len(spans), notes)
+
+
+def _best_dict(spans: Sequence[str], expected: set[str]) -> tuple[tuple[dict[str, Any], str] | None, bool]:
+    """The dict of the brace ``spans`` with the most ``expected`` keys answered (the last one among equals), with
+    its source, or ``None``; and whether any dict read held a placeholder value."""
     best: tuple[int, int, dict[str, Any], str] | None = None
     placeholder = False
     for order, span in enumerate(spans):
@@ -390,22 +404,23 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
         overlap = _key_overlap(answered, expected)
         if overlap and (best is None or (overlap, order) >= (best[0], best[1])):
             best = (overlap, order, answered, source)
-    notes = ("placeholder",) if placeholder else ()
-    if best is not None:
-        return ParsedTotAnswer(best[2], best[3], len(spans), notes)
+    return (None if best is None else (best[2], best[3])), placeholder
+
+
+def _fragment(text: str, expected_keys: Sequence[str]) -> tuple[dict[str, Any], bool]:
+    """The ``key: value`` fragments of ``text`` for the expected keys (each key's last value that is no
+    placeholder), and whether a placeholder value was passed over."""
     fragment: dict[str, Any] = {}
+    placeholder = False
     stops = _Stops(text)
     for key in expected_keys:
         for raw in reversed(_fragment_values(text, key, stops)):
             value = _lenient_value(raw)
-            if is_placeholder(value):
-                notes = tuple(dict.fromkeys((*notes, "placeholder")))
-            else:
+            if not is_placeholder(value):
                 fragment[key] = value
                 break
-    if fragment:
-        return ParsedTotAnswer(fragment, "fragment", len(spans), notes)
-    return ParsedTotAnswer(None, "none", len(spans), notes)
+            placeholder = True
+    return fragment, placeholder
 
 
 def _as_number(value: Any) -> float | None:
