@@ -20,6 +20,7 @@ another number of workers resumes the same samples.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +28,7 @@ from typing import Any
 
 from bediscover_inspect.evallogs.scores import parameters_of, short_task_name
 from bediscover_inspect.metadata import SPLIT
+from bediscover_inspect.tasks import task_function
 
 MERGED = "merged_from"
 """Task-metadata key of a merged log: the file names of the part logs it holds."""
@@ -209,55 +211,82 @@ def merged_log(parts: Sequence[Any]) -> Any:
     Raises:
         ValueError: a part without samples (see :func:`inspect_ai.log.recompute_metrics`).
     """
-    import hashlib
-
     from inspect_ai.log import recompute_metrics
-
-    from bediscover_inspect.evallogs.scores import short_task_name
-    from bediscover_inspect.tasks import task_function
 
     task_function(short_task_name(parts[0].eval.task))  # registers the task's scorers and metrics
 
     first = parts[0].model_copy(deep=True)
     split = split_of(first) or {}
     order = {name: j for j, name in enumerate(split["datasets"])}
+    # the same parts give the same ids (and file name): two shards that merge at once write one log; a task id of
+    # its own, as Inspect's eval set removes the older logs of a task id
+    digest = hashlib.sha1(" ".join(p.eval.eval_id for p in parts).encode()).hexdigest()
+    first.eval.eval_id, first.eval.task_id = digest[:22], digest[22:]
+    first.eval.scorers = _merged_scorers(parts)
+    first.eval.task_args_passed, first.eval.task_args = _whole_task_args(first, split)
+    first.eval.metadata = _merged_metadata(first, split, parts)
+    first.eval.dataset.samples = sum(p.eval.dataset.samples or 0 for p in parts)
+    first.eval.dataset.sample_ids = _merged_sample_ids(parts, order)
+    first.samples = _merged_samples(parts, order)
+    first.stats.started_at = min(p.stats.started_at for p in parts)
+    first.stats.completed_at = max(p.stats.completed_at for p in parts)
+    first.stats.model_usage = _summed_usage(parts)
+    recompute_metrics(first)
+    return first
+
+
+def _merged_samples(parts: Sequence[Any], order: Mapping[str, int]) -> list[Any]:
+    """Every part's samples in the whole task's dataset ``order`` (dataset -> position), then by epoch."""
     samples = [sample for part in parts for sample in part.samples or []]
     samples.sort(key=lambda s: (order.get(str((s.metadata or {}).get("dataset")), len(order)), s.epoch))
+    return samples
+
+
+def _merged_sample_ids(parts: Sequence[Any], order: Mapping[str, int]) -> list[Any]:
+    """Every part's sample ids in the whole task's dataset ``order`` (an id starts with its dataset's name)."""
+    ids: list[Any] = []
+    for part in parts:
+        ids += list(part.eval.dataset.sample_ids or [])
+    ids.sort(key=lambda i: order.get(str(i).split("_", 1)[0], len(order)))
+    return ids
+
+
+def _whole_task_args(first: Any, split: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The whole task's arguments (passed, resolved): the first part's without its ``dataset``, plus the
+    ``dataset`` the whole task was given (:func:`mark_part`)."""
     passed = {k: v for k, v in (first.eval.task_args_passed or {}).items() if k != "dataset"}
     resolved = dict(first.eval.task_args or {})
     resolved.pop("dataset", None)
     if split.get("given") is not None:
         passed["dataset"] = resolved["dataset"] = split["given"]
+    return passed, resolved
+
+
+def _merged_metadata(first: Any, split: Mapping[str, Any], parts: Sequence[Any]) -> dict[str, Any]:
+    """The whole task's metadata: the first part's without :data:`SPLIT`, with the whole task's datasets, data
+    files and absent datasets, and the part logs' file names under :data:`MERGED`."""
     metadata = {k: v for k, v in first.eval.metadata.items() if k != SPLIT}
     metadata["parameters"] = dict(metadata["parameters"]) | {"dataset": split["datasets"]}
     metadata |= {"data": split["data"], "absent": split["absent"], MERGED: [_name(p.location) for p in parts]}
-    ids: list[Any] = []
-    for part in parts:
-        ids += list(part.eval.dataset.sample_ids or [])
-    ids.sort(key=lambda i: order.get(str(i).split("_", 1)[0], len(order)))
-    # the same parts give the same ids (and file name): two shards that merge at once write one log; a task id of
-    # its own, as Inspect's eval set removes the older logs of a task id
-    digest = hashlib.sha1(" ".join(p.eval.eval_id for p in parts).encode()).hexdigest()
-    first.eval.eval_id, first.eval.task_id = digest[:22], digest[22:]
-    scorers: dict[
-        str, Any
-    ] = {}  # a part's task has the scorers of its datasets only (temporal reasoning: relations, ToT)
+    return metadata
+
+
+def _merged_scorers(parts: Sequence[Any]) -> list[Any]:
+    """Every part's scorers, each name once, in order of first appearance (a part's task has the scorers of its
+    datasets only: temporal reasoning's relations and ToT)."""
+    scorers: dict[str, Any] = {}
     for part in parts:
         scorers |= {scorer.name: scorer for scorer in part.eval.scorers or [] if scorer.name not in scorers}
-    first.eval.scorers = list(scorers.values())
-    first.eval.task_args_passed, first.eval.task_args, first.eval.metadata = passed, resolved, metadata
-    first.eval.dataset.samples = sum(p.eval.dataset.samples or 0 for p in parts)
-    first.eval.dataset.sample_ids = ids
-    first.samples = samples
-    first.stats.started_at = min(p.stats.started_at for p in parts)
-    first.stats.completed_at = max(p.stats.completed_at for p in parts)
+    return list(scorers.values())
+
+
+def _summed_usage(parts: Sequence[Any]) -> dict[str, Any]:
+    """Model usage summed over the parts, per model."""
     usage: dict[str, Any] = {}
     for part in parts:
         for model, used in part.stats.model_usage.items():
             usage[model] = usage[model] + used if model in usage else used
-    first.stats.model_usage = usage
-    recompute_metrics(first)
-    return first
+    return usage
 
 
 def _name(location: str) -> str:
@@ -268,8 +297,6 @@ def _write(log: Any, log_dir: str) -> Any:
     """Write ``log`` into ``log_dir`` under Inspect's file-name pattern (``<created>_<task>_<eval id>.eval``,
     ``created`` the first part's)."""
     from inspect_ai.log import write_eval_log
-
-    from bediscover_inspect.evallogs.scores import short_task_name
 
     created = str(log.eval.created).replace(":", "-").replace("+", "-")
     task = short_task_name(log.eval.task).replace("_", "-")
