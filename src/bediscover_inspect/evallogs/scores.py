@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from bediscover_inspect.evallogs.pairs import label_logs, read_pairs_async
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
 from bediscover_inspect.metadata import BENCHMARK, SPLIT
@@ -136,7 +137,7 @@ class LogScores:
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
             read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
         classes: ``{log path: {dataset: (gold labels, predicted labels)}}`` of every label-choice log in
-            ``scores`` (:func:`bediscover_inspect.report.classes.read_pairs_async`), when read with ``classes=True``;
+            ``scores`` (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`), when read with ``classes=True``;
             empty otherwise.
     """
 
@@ -358,7 +359,7 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
 
 async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScores:
     """:func:`read_log_scores` in the running event loop (so through its one store client); the class tables' logs
-    are read one sample at a time (:func:`bediscover_inspect.report.classes.read_pairs_async`)."""
+    are read one sample at a time (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`)."""
     from bediscover_inspect.evallogs.store import list_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
@@ -370,8 +371,6 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
     }
     read = _log_scores(infos, headers, scored)
     if classes:
-        from bediscover_inspect.report.classes import label_logs, read_pairs_async
-
         read.classes = {log: await read_pairs_async(log, task) for log, task in label_logs(read.scores).items()}
     return read
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,52 +10,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bediscover_inspect.evallogs.samples import read_samples_async
-from bediscover_inspect.measures import SCORERS
-from bediscover_inspect.metrics import INVALID_ANSWER, confusion, per_class_prf
-
-LABEL_SCORERS: dict[str, str] = {s.task: s.scorer for s in SCORERS.values() if s.labels}
-"""Label-choice task -> the scorer whose ``Score.answer`` is the label read (the measure catalog's label scorers,
-:data:`bediscover_inspect.measures.SCORERS`)."""
+from bediscover_inspect.evallogs.pairs import Pairs, label_log_rows
+from bediscover_inspect.metrics import confusion, per_class_prf
 
 RUN = ["task", "model", "reasoning", "variant"]
-
-
-Pairs = dict[str, tuple[list[str], list[str]]]
-"""``{dataset: (gold labels, predicted labels)}`` of one log."""
-
-
-def _label_log_rows(scores: pd.DataFrame) -> pd.DataFrame:
-    """The first row of each label-choice run's log (:data:`LABEL_SCORERS`) in ``scores``."""
-    return scores[scores["task"].isin(list(LABEL_SCORERS))].drop_duplicates("log")
-
-
-def label_logs(scores: pd.DataFrame) -> dict[str, str]:
-    """The logs of the label-choice runs (:data:`LABEL_SCORERS`) in ``scores``, each once, in order, with their
-    task: those whose :func:`read_pairs_async` the class tables need."""
-    rows = _label_log_rows(scores)
-    return dict(zip(rows["log"], rows["task"], strict=True))
-
-
-async def read_pairs_async(location: str, task: str) -> Pairs:
-    """The gold and predicted labels, per dataset, of the samples of the log at ``location`` scored by ``task``'s
-    label scorer (:data:`LABEL_SCORERS`), its samples read one at a time
-    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`): only the labels are kept.
-
-    Raises:
-        KeyError: ``task`` is not a label-choice task.
-        Whatever :func:`~bediscover_inspect.evallogs.samples.read_samples_async` raises for a log that cannot be read.
-    """
-    scorer = LABEL_SCORERS[task]
-    pairs: Pairs = defaultdict(lambda: ([], []))
-    async for sample in read_samples_async(location):
-        score = sample.scores.get(scorer)
-        if score is None or "gold" not in sample.metadata:
-            continue
-        gold, pred = pairs[str(sample.metadata.get("dataset", "all"))]
-        gold.append(str(sample.metadata["gold"]))
-        pred.append(str(score.answer) if score.answer is not None else INVALID_ANSWER)
-    return dict(pairs)
 
 
 def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -64,7 +21,8 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
 
     Args:
         scores: :attr:`~bediscover_inspect.evallogs.scores.LogScores.scores` (its ``log`` column names the logs used).
-        pairs: :func:`read_pairs_async` of each of the :func:`label_logs` of ``scores``
+        pairs: :func:`~bediscover_inspect.evallogs.pairs.read_pairs_async` of each of the
+            :func:`~bediscover_inspect.evallogs.pairs.label_logs` of ``scores``
             (:attr:`~bediscover_inspect.evallogs.scores.LogScores.classes`).
         ddof: std convention over seeds.
 
@@ -74,7 +32,7 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
         one row per run, dataset, gold and predicted label with ``count`` summed over seeds
         (:data:`~bediscover_inspect.metrics.INVALID_ANSWER` for unreadable answers).
     """
-    logs = _label_log_rows(scores)
+    logs = label_log_rows(scores)
     class_rows: list[dict[str, Any]] = []
     confusion_rows: list[dict[str, Any]] = []
     rows = list(logs.itertuples(index=False))
