@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bediscover_inspect.cli import main
-from bediscover_inspect.plan.tables import paper_table, paper_tables
+from bediscover_inspect.report.table_runs import paper_table, paper_tables
 
 
 def test_table_2_runs_the_three_prompt_formats_with_reasoning():

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bediscover_inspect.plan.tables import paper_table
 from bediscover_inspect.presets import PAPER_SEEDS
+from bediscover_inspect.report.table_runs import paper_table
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import whole_number
 from bediscover_inspect.tasks import TASK_NAMES, task_name_of
@@ -123,7 +123,7 @@ def run_spec(args: argparse.Namespace, task_args: dict[str, Any]) -> RunSpec:
     ``-T`` arguments.
 
     With ``--table N`` the tasks, reasoning modes, seeds and task arguments are the table's
-    (:func:`bediscover_inspect.plan.tables.paper_table`), one group per prompt variant or parsing mode; ``-T``
+    (:func:`bediscover_inspect.report.table_runs.paper_table`), one group per prompt variant or parsing mode; ``-T``
     arguments are added to every group.
 
     Raises:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pandas as pd
 
 from bediscover_inspect.measures import paper_key
-from bediscover_inspect.plan.tables import VARIANT_ARGS, paper_table
 from bediscover_inspect.report.matching import normalised, read_paper_settings
 from bediscover_inspect.report.paper import load_paper_results
 from bediscover_inspect.report.render import format_cell, markdown
+from bediscover_inspect.report.table_runs import VARIANT_ARGS, paper_table
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def table_columns(number: int) -> list[Column]:
     """The columns of paper Table ``number`` in the paper's order (its rows' order in ``paper_results.csv``).
 
     Raises:
-        KeyError: no such table (see :func:`bediscover_inspect.plan.tables.paper_table`).
+        KeyError: no such table (see :func:`bediscover_inspect.report.table_runs.paper_table`).
     """
     paper_table(number)
     rows = read_paper_settings(load_paper_results())
