@@ -152,7 +152,7 @@ class _ScoreColumns:
         return self._read[key]
 
 
-class _ValueColumns:
+class ValueColumns:
     """``value[key]`` of a sequence of ``Score.value`` dicts as float arrays (``None``, not measured, as NaN:
     :func:`~bediscover_inspect.metrics.values_of`).
 
@@ -245,13 +245,17 @@ class Measure:
         Raises:
             ValueError: a label measure without a per-sample key, or a value lacking a key (names it).
         """
-        columns = _ValueColumns(values)
+        return self.numbers_of(ValueColumns(values))
+
+    def numbers_of(self, columns: Columns) -> np.ndarray:
+        """:meth:`per_sample_values` of samples given as columns (``columns[key]`` -> one float per sample: a
+        :class:`ValueColumns`, or ``compare``'s columns of a run)."""
         if self.kind == "ratio":
             assert self.numerator is not None
             return np.asarray(self.numerator(columns), dtype=float)
         if self.key is None:
             raise ValueError(f"measure {self.name} is a label measure: it has no per-sample number")
-        return columns[self.key]
+        return np.asarray(columns[self.key], dtype=float)
 
     def denominator_values(self, values: Sequence[Mapping[str, Any]]) -> np.ndarray:
         """Per-sample denominators of a ratio measure, shape ``(n,)``.
@@ -259,9 +263,13 @@ class Measure:
         Raises:
             ValueError: not a ratio measure, or a value lacking a key.
         """
+        return self.denominators_of(ValueColumns(values))
+
+    def denominators_of(self, columns: Columns) -> np.ndarray:
+        """:meth:`denominator_values` of samples given as columns (see :meth:`numbers_of`)."""
         if self.denominator is None:
             raise ValueError(f"measure {self.name} is not a ratio")
-        return np.asarray(self.denominator(_ValueColumns(values)), dtype=float)
+        return np.asarray(self.denominator(columns), dtype=float)
 
     def of_confusions(self, matrices: np.ndarray) -> np.ndarray:
         """The label statistic of confusion matrices, ``(k, L, L) -> (k,)``.
@@ -299,6 +307,12 @@ class Measure:
         Raises:
             ValueError: a label measure without ``gold`` / ``answers``, lengths that differ, a missing key.
         """
+        return self.compute_of(ValueColumns(values), gold, answers)
+
+    def compute_of(
+        self, columns: Columns, gold: Sequence[str] | None = None, answers: Sequence[str | None] | None = None
+    ) -> float:
+        """:meth:`compute` of samples given as columns (see :meth:`numbers_of`)."""
         if self.kind == "label":
             if gold is None or answers is None:
                 raise ValueError(f"measure {self.name} needs the gold labels and the answers")
@@ -307,8 +321,8 @@ class Measure:
             pred = [str(a) if a is not None else INVALID_ANSWER for a in answers]
             return self.of_labels([str(g) for g in gold], pred)
         if self.kind == "ratio":
-            return ratio_of_sums(self.per_sample_values(values), self.denominator_values(values), self.empty)
-        return mean_and_stderr(self.per_sample_values(values))[0]
+            return ratio_of_sums(self.numbers_of(columns), self.denominators_of(columns), self.empty)
+        return mean_and_stderr(self.numbers_of(columns))[0]
 
     # ------------------------------------------------------------------ Inspect metric (live scores, logs)
 

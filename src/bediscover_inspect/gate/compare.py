@@ -85,14 +85,13 @@ from bediscover_inspect._inspect_compat import run_coroutine
 from bediscover_inspect.measures import CATALOG, SCORERS, Measure
 
 from . import paired_stats as ps
+from .columns import MISSING, NONE, OTHER, CellScores, Part, RunSamples, Scored
 from .pairing import (
     CompareError,
     MismatchError,
     Pairing,
     Run,
     RunPair,
-    SampleRow,
-    Scored,
     Side,
     pair_runs,
     read_side_async,
@@ -271,20 +270,31 @@ class Comparison:
         return EXIT_PASSED
 
 
-def _per_sample(measure: Measure, rows: Sequence[Scored]) -> tuple[np.ndarray, np.ndarray | None]:
+Rows = CellScores | Sequence[Scored]
+"""One side's scores of a cell, pair by pair: columns of the runs (:class:`~.columns.CellScores`) or
+:class:`~.columns.Scored` rows."""
+
+
+def _cell(rows: Rows) -> CellScores:
+    return rows if isinstance(rows, CellScores) else CellScores.of_rows(rows)
+
+
+def _per_sample(measure: Measure, rows: CellScores) -> tuple[np.ndarray, np.ndarray | None]:
     """(values or numerators, denominators) of one side (the catalog's formulas)."""
-    values = [row.value for row in rows]
     try:
-        numbers = measure.per_sample_values(values)
-        return numbers, measure.denominator_values(values) if measure.per_sample == "ratio" else None
+        numbers = measure.numbers_of(rows)
+        return numbers, measure.denominators_of(rows) if measure.per_sample == "ratio" else None
     except ValueError as exc:
         raise CompareError(f"measure {measure.name}: {exc}") from None
 
 
-def _observed(measure: Measure, rows: Sequence[Scored]) -> float:
-    """The measure over one side's rows, computed by the catalog (:meth:`Measure.compute`), as the log's metric."""
+def _observed(measure: Measure, rows: CellScores) -> float:
+    """The measure over one side's rows, computed by the catalog (:meth:`Measure.compute_of`), as the log's
+    metric."""
     try:
-        return measure.compute([r.value for r in rows], [r.gold for r in rows], [r.answer for r in rows])
+        if measure.kind == "label":
+            return measure.compute_of(rows, rows.gold, rows.answers)
+        return measure.compute_of(rows)
     except ValueError as exc:
         raise CompareError(f"measure {measure.name}: {exc}") from None
 
@@ -303,13 +313,14 @@ class _Sides:
     identical: bool
 
 
-def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> _Sides:
+def _sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
     n = len(base)
     if measure.per_sample == "label":
-        labels = sorted({r.gold for r in base} | {r.answer for r in base} | {r.answer for r in cand})
+        gold_a, answers_a, answers_b = base.gold, base.answers, cand.answers
+        labels = sorted(set(gold_a) | set(answers_a) | set(answers_b))
         code = {label: i for i, label in enumerate(labels)}
-        gold = np.array([code[r.gold] for r in base])
-        pred_a, pred_b = np.array([code[r.answer] for r in base]), np.array([code[r.answer] for r in cand])
+        gold = np.array([code[g] for g in gold_a])
+        pred_a, pred_b = np.array([code[a] for a in answers_a]), np.array([code[a] for a in answers_b])
         statistic = measure.of_confusions
         return _Sides(
             _observed(measure, base),
@@ -341,13 +352,13 @@ def _sides(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> 
     )
 
 
-def measure_value(measure: Measure, rows: Sequence[Scored]) -> float:
+def measure_value(measure: Measure, rows: Rows) -> float:
     """The value of ``measure`` over one side's scores of a cell, measure units (as the cells' ``baseline`` and
     ``candidate``); the test that ties it to the metric each log reports is ``tests/gate/test_one_truth.py``."""
-    return _sides(measure, rows, rows).value_a
+    return _sides(measure, _cell(rows), _cell(rows)).value_a
 
 
-def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], alpha: float) -> dict[str, Any]:
+def test_cell(measure: Measure, base: Rows, cand: Rows, alpha: float) -> dict[str, Any]:
     """Test one cell: observed values, the studentised interval of the difference and the p-value.
 
     Returns:
@@ -356,7 +367,7 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
         allows, ±100 points for a 0–1 measure, :attr:`~bediscover_inspect.measures.Measure.bounds`), ``test`` (:data:`TESTS`), ``worse``, ``better`` (discordant pairs of a binary measure,
         else ``None``), ``p_value`` (``nan`` for fewer than 2 pairs) and ``identical`` (every paired value equal).
     """
-    sides = _sides(measure, base, cand)
+    sides = _sides(measure, _cell(base), _cell(cand))
     sign = 100.0 if measure.higher_is_better else -100.0
     delta = sides.value_b - sides.value_a
     out: dict[str, Any] = {
@@ -389,27 +400,28 @@ def test_cell(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored], 
     return out
 
 
-def newly_lost(measure: Measure, base: Sequence[Scored], cand: Sequence[Scored]) -> dict[str, int]:
+def newly_lost(measure: Measure, base: Rows, cand: Rows) -> dict[str, int]:
     """Why a cell's paired samples got worse: ``newly_worse`` (samples worse on the candidate: a 0/1 or mean measure
     whose value moved the wrong way, a ratio whose numerator did — fewer true positives —, a label measure whose
     answer was right and is not), and of those ``newly_cut_off`` and ``newly_reasoning_only`` (the candidate's
     ``cut_off`` / ``reasoning_only`` value above the baseline's: :mod:`bediscover_inspect.causes`; a log without
     them counts 0)."""
+    base, cand = _cell(base), _cell(cand)
     if measure.per_sample == "label":
-        worse = [a.answer == a.gold and b.answer != b.gold for a, b in zip(base, cand, strict=True)]
+        worse = np.array(
+            [a == g and b != h for a, g, b, h in zip(base.answers, base.gold, cand.answers, cand.gold, strict=True)],
+            dtype=bool,
+        )
     else:
         values_a, values_b = _per_sample(measure, base)[0], _per_sample(measure, cand)[0]
         moved = values_b - values_a if measure.higher_is_better else values_a - values_b
-        worse = list(np.nan_to_num(moved) < 0)
+        worse = np.nan_to_num(moved) < 0
 
     def rose(key: str) -> int:
-        return sum(
-            bool(w) and float(b.value.get(key) or 0.0) > float(a.value.get(key) or 0.0)
-            for w, a, b in zip(worse, base, cand, strict=True)
-        )
+        return int(np.sum(worse & (cand.causes(key) > base.causes(key))))
 
     return {
-        "newly_worse": int(sum(worse)),
+        "newly_worse": int(np.sum(worse)),
         "newly_cut_off": rose("cut_off"),
         "newly_reasoning_only": rose("reasoning_only"),
     }
@@ -447,9 +459,45 @@ def _measures_of(scorer: str, measures: str) -> list[str]:
     return names
 
 
+def _may_differ(a: RunSamples, b: RunSamples, keys: Sequence[tuple[str, int]]) -> np.ndarray:
+    """Per key (present on both sides), whether its scores may differ: another set of scorers, another answer, or a
+    value entry that is not equal on both sides (``None`` and absent are equal, as ``dict.get`` reads them; a value
+    that is not a number is always checked)."""
+    rows_a = np.array([a.row(key) for key in keys], dtype=np.int64)
+    rows_b = np.array([b.row(key) for key in keys], dtype=np.int64)
+    differ = np.array([a.scorer_names(i) != b.scorer_names(j) for i, j in zip(rows_a, rows_b, strict=True)], dtype=bool)
+    for scorer in set(a.scorers) & set(b.scorers):
+        col_a, col_b = a.scorers[scorer], b.scorers[scorer]
+        pos_a, pos_b = col_a.position_of[rows_a], col_b.position_of[rows_b]
+        both = (pos_a >= 0) & (pos_b >= 0)
+        pos_a, pos_b = pos_a[both], pos_b[both]
+        changed = np.array(
+            [col_a.answers[i] != col_b.answers[j] for i, j in zip(pos_a, pos_b, strict=True)], dtype=bool
+        )
+        for key in set(col_a.keys) | set(col_b.keys):
+            (num_a, kind_a), (num_b, kind_b) = (
+                _entries(col, key, pos) for col, pos in ((col_a, pos_a), (col_b, pos_b))
+            )
+            unset_a, unset_b = kind_a <= NONE, kind_b <= NONE
+            other = (kind_a == OTHER) | (kind_b == OTHER)
+            changed |= ~((unset_a & unset_b) | (~unset_a & ~unset_b & ~other & (num_a == num_b)))
+        differ[np.flatnonzero(both)[changed]] = True
+    return differ
+
+
+def _entries(columns: Any, key: str, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(numbers, type codes) of ``key`` at ``positions`` of one scorer's columns; absent everywhere when the run
+    never logged the key."""
+    column = columns.keys.get(key)
+    if column is None:
+        return np.full(len(positions), math.nan), np.full(len(positions), MISSING, dtype=np.int8)
+    return columns.numbers[column][positions], columns.kinds[column][positions]
+
+
 def _changes(pair: RunPair, keys: Sequence[tuple[str, int]], label: str) -> list[Change]:
     out = []
-    for key in keys:
+    may_differ = _may_differ(pair.baseline.samples, pair.candidate.samples, keys)
+    for key in (key for key, differ in zip(keys, may_differ, strict=True) if differ):
         a, b = pair.baseline.samples[key], pair.candidate.samples[key]
         for scorer in sorted(set(a.scores) | set(b.scores)):
             sa, sb = a.scores.get(scorer), b.scores.get(scorer)
@@ -509,20 +557,22 @@ def refuse_unlike(pairing: Pairing, allow_mismatch: bool, incomplete: Sequence[s
 
 
 def _problem_of(key: tuple[str, int], run: Run) -> str | None:
-    row = run.samples.get(key)
+    row = run.samples.row(key)
     if row is None:
         return "missing" if key in run.planned else "not run"
-    if row.error is not None:
+    if run.samples.error(row) is not None:
         return "errored"
-    if row.non_finite:
+    if run.samples.non_finite(row):
         return "non-finite"
-    return None if row.scores else "unscored"
+    return None if run.samples.scorer_names(row) else "unscored"
 
 
 def _example(key: tuple[str, int], run: Run, problem: str) -> str:
     """A sample as a problem line names it: its id, its epoch from 2 on, and a non-finite score's values."""
     name = key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})"
-    return f"{name}: {', '.join(run.samples[key].non_finite[:2])}" if problem == "non-finite" else name
+    if problem != "non-finite":
+        return name
+    return f"{name}: {', '.join(run.samples.non_finite(run.samples.row(key) or 0)[:2])}"
 
 
 def _problem_line(side: str, run: Run, problem: str, names: Sequence[str], total: int) -> str:
@@ -534,12 +584,14 @@ def _problem_line(side: str, run: Run, problem: str, names: Sequence[str], total
     return f"{side} {run_name(run)}: {len(names)} of {total} samples {what} ({example}) in {run.path}"
 
 
-def _scorer_missing(row: SampleRow, other: SampleRow | None) -> str | None:
+def _scorer_missing(key: tuple[str, int], run: Run, other: Run) -> str | None:
     """``"unscored"`` when the other side scored this sample with a catalog scorer (:data:`SCORERS`) that this
     side lacks: a scorer renamed or dropped would otherwise leave its cells out of the comparison unannounced."""
-    if other is None:
+    row, other_row = run.samples.row(key), other.samples.row(key)
+    if row is None or other_row is None:
         return None
-    return "unscored" if {s for s in other.scores if s in SCORERS} - set(row.scores) else None
+    ours = run.samples.scorer_names(row)
+    return "unscored" if any(s in SCORERS and s not in ours for s in other.samples.scorer_names(other_row)) else None
 
 
 def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
@@ -560,7 +612,7 @@ def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[st
             found: dict[str, list[str]] = {}
             other = pair.candidate if run is pair.baseline else pair.baseline
             for key in pair.keys:
-                problem = _problem_of(key, run) or _scorer_missing(run.samples[key], other.samples.get(key))
+                problem = _problem_of(key, run) or _scorer_missing(key, run, other)
                 if problem is not None:
                     found.setdefault(problem, []).append(_example(key, run, problem))
                     bad.add(key)
@@ -581,10 +633,10 @@ def unmeasured_notes(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str,
     for index, pair in enumerate(pairs):
         found: dict[str, tuple[int, set[str]]] = {}
         for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
-            rows = [run.samples[key] for key in usable.get(index, [])]
-            keys = [{k for s in row.scores.values() for k, v in s.value.items() if v is None} for row in rows]
-            if any(keys):
-                found[side] = (sum(1 for k in keys if k), set().union(*keys))
+            rows = np.array([run.samples.row(key) for key in usable.get(index, [])], dtype=np.int64)
+            count, keys = _unmeasured(run.samples, rows)
+            if count:
+                found[side] = (count, keys)
         if found:
             sides = "both sides" if len(found) == 2 else f"the {next(iter(found))} side only"
             detail = "; ".join(f"{side} {n} of {len(usable[index])} samples" for side, (n, _) in found.items())
@@ -594,6 +646,22 @@ def unmeasured_notes(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str,
                 "not measured there, not compared"
             )
     return notes
+
+
+def _unmeasured(samples: RunSamples, rows: np.ndarray) -> tuple[int, set[str]]:
+    """Of ``rows``, how many hold a value that is ``None`` under some scorer, and the keys of those values."""
+    flagged = np.zeros(len(rows), dtype=bool)
+    names: set[str] = set()
+    for columns in samples.scorers.values():
+        positions = columns.position_of[rows]
+        present = positions >= 0
+        for key, column in columns.keys.items():
+            none = np.zeros(len(rows), dtype=bool)
+            none[present] = columns.kinds[column][positions[present]] == NONE
+            if none.any():
+                flagged |= none
+                names.add(key)
+    return int(flagged.sum()), names
 
 
 def incompleteness(sides: Sequence[Side], pairing: Pairing, coverage: Coverage, max_missing: int) -> list[str]:
@@ -607,18 +675,33 @@ def incompleteness(sides: Sequence[Side], pairing: Pairing, coverage: Coverage, 
 
 
 @dataclass
+class Segment:
+    """The usable pairs of one run pair of a family: its seed, both runs' samples and each pair's row in them."""
+
+    seed: int
+    baseline: RunSamples
+    candidate: RunSamples
+    rows_a: np.ndarray
+    rows_b: np.ndarray
+
+
+@dataclass
 class Family:
-    """The rows of one (task, variant, reasoning mode): (seed, baseline sample, candidate sample), seeds pooled."""
+    """The pairs of one (task, variant, reasoning mode), seeds pooled: one :class:`Segment` per run pair."""
 
     label: str
     task: str
     variant: str
     reasoning: str
-    rows: list[tuple[int, SampleRow, SampleRow]]
+    segments: list[Segment]
+
+
+def _rows(samples: RunSamples, keys: Sequence[tuple[str, int]]) -> np.ndarray:
+    return np.array([samples.row(key) for key in keys], dtype=np.int64)
 
 
 def families_of(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]]]) -> list[Family]:
-    """One :class:`Family` per (task, variant, reasoning mode), its run pairs' usable rows in seed order; the
+    """One :class:`Family` per (task, variant, reasoning mode), its run pairs' usable pairs in seed order; the
     label names the variant when a task has several."""
     grouped: dict[tuple[str, str, str], list[int]] = {}
     for index, pair in enumerate(pairs):
@@ -630,29 +713,70 @@ def families_of(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]
     for (task, variant, reasoning), indices in grouped.items():
         first = pairs[indices[0]]
         label = first.label + (f" [{variant}]" if len(variants_per_task[task]) > 1 else "")
-        rows = [
-            (pairs[i].baseline.seed, pairs[i].baseline.samples[k], pairs[i].candidate.samples[k])
+        segments = [
+            Segment(
+                pairs[i].baseline.seed,
+                pairs[i].baseline.samples,
+                pairs[i].candidate.samples,
+                _rows(pairs[i].baseline.samples, usable[i]),
+                _rows(pairs[i].candidate.samples, usable[i]),
+            )
             for i in sorted(indices, key=lambda i: pairs[i].baseline.seed)
-            for k in usable[i]
         ]
-        out.append(Family(label, task, variant, reasoning, rows))
+        out.append(Family(label, task, variant, reasoning, segments))
     return out
 
 
-def _groups(family: Family, scorer: str, group_key: str) -> dict[str, list[tuple[int, SampleRow, SampleRow]]]:
-    groups: dict[str, list[tuple[int, SampleRow, SampleRow]]] = {}
-    for item in family.rows:
-        if scorer in item[1].scores and scorer in item[2].scores:
-            group = "all" if group_key == "all" else item[1].groups.get(group_key)
-            if group is not None:
-                groups.setdefault(group, []).append(item)
+def _scored_both(segment: Segment, scorer: str) -> np.ndarray:
+    """Which of the segment's pairs hold a dict-valued score of ``scorer`` on both sides."""
+    a, b = segment.baseline.scorers.get(scorer), segment.candidate.scorers.get(scorer)
+    if a is None or b is None:
+        return np.zeros(len(segment.rows_a), dtype=bool)
+    return (a.position_of[segment.rows_a] >= 0) & (b.position_of[segment.rows_b] >= 0)
+
+
+def _groups(family: Family, scorer: str, group_key: str) -> dict[str, list[tuple[Segment, np.ndarray]]]:
+    """The family's pairs scored by ``scorer`` on both sides, by group (``all``, or the baseline sample's
+    ``group_key``; pairs without one left out): per group, (segment, indices of its pairs), in family order."""
+    groups: dict[str, list[tuple[Segment, np.ndarray]]] = {}
+    for segment in family.segments:
+        scored = np.flatnonzero(_scored_both(segment, scorer))
+        if group_key == "all":
+            found = {"all": list(scored)} if len(scored) else {}
+        else:
+            found = {}
+            for i in scored:
+                group = segment.baseline.groups(int(segment.rows_a[i])).get(group_key)
+                if group is not None:
+                    found.setdefault(group, []).append(i)
+        for group, indices in found.items():
+            groups.setdefault(group, []).append((segment, np.array(indices, dtype=np.int64)))
     return groups
+
+
+def _cell_sides(scorer: str, members: Sequence[tuple[Segment, np.ndarray]]) -> tuple[CellScores, CellScores]:
+    """The baseline's and the candidate's scores of a cell's pairs (:func:`_groups`)."""
+    sides = []
+    for run, rows in (("baseline", "rows_a"), ("candidate", "rows_b")):
+        parts = []
+        for segment, indices in members:
+            columns = getattr(segment, run).scorers[scorer]
+            parts.append(Part(columns, columns.position_of[getattr(segment, rows)[indices]]))
+        sides.append(CellScores(parts))
+    return sides[0], sides[1]
 
 
 def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
     """Every cell of one family (module docstring), tested (:func:`give_verdicts` gives the verdicts)."""
     cells: list[Cell] = []
-    scorers = sorted({s for _, a, b in family.rows for s in a.scores if s in b.scores and s in SCORERS})
+    scorers = sorted(
+        {
+            s
+            for segment in family.segments
+            for s in set(segment.baseline.scorers) & set(segment.candidate.scorers)
+            if s in SCORERS and _scored_both(segment, s).any()
+        }
+    )
     for scorer in scorers:
         for rank, name in enumerate(_measures_of(scorer, measures)):
             measure = CATALOG[name]
@@ -662,8 +786,7 @@ def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
                 if group_key == "dataset" and len(groups) == 1:
                     continue  # one dataset: its cell is the "all" cell
                 for group, members in sorted(groups.items()):
-                    base = [a.scores[scorer] for _, a, _ in members]
-                    cand = [b.scores[scorer] for _, _, b in members]
+                    base, cand = _cell_sides(scorer, members)
                     result = test_cell(measure, base, cand, alpha) | newly_lost(measure, base, cand)
                     cell = Cell(
                         run=family.label,
@@ -676,8 +799,8 @@ def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
                         group=group,
                         headline=rank < len(SCORERS[scorer].headline) and group_key in ("all", "dataset"),
                         higher_is_better=measure.higher_is_better,
-                        pairs=len(members),
-                        seeds=sorted({int(s) for s, _, _ in members}),
+                        pairs=len(base),
+                        seeds=sorted({int(segment.seed) for segment, _ in members}),
                         **result,
                     )
                     cells.append(cell)

@@ -9,8 +9,6 @@ run); :func:`pair_runs` pairs runs on the run key and lists why unlike runs must
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +30,8 @@ from bediscover_inspect.evallogs.scores import (
 )
 from bediscover_inspect.evallogs.store import is_url, kind
 from bediscover_inspect.metadata import BENCHMARK
-from bediscover_inspect.metrics import INVALID_ANSWER
+
+from .columns import RunSamples
 
 
 class CompareError(ValueError):
@@ -44,31 +43,6 @@ class MismatchError(CompareError):
 
 
 # --------------------------------------------------------------------------------------- reading
-
-
-@dataclass
-class Scored:
-    """One scorer's score of one sample: value dict, answer read, gold label (sample metadata ``gold``)."""
-
-    value: dict[str, float]
-    answer: str
-    gold: str
-
-
-@dataclass
-class SampleRow:
-    """One sample (one epoch) of a run: its key, groups, target, scores by scorer name and error (``None`` when
-    the sample ran to its score)."""
-
-    id: str
-    epoch: int
-    groups: dict[str, str]
-    target: str
-    scores: dict[str, Scored]
-    error: str | None = None
-    non_finite: list[str] = field(default_factory=list)
-    """Each score value that is NaN or infinite, as ``"<scorer> <value>"`` (a scalar score) or ``"<scorer>
-    <name> <value>"`` (an entry of a value dict)."""
 
 
 @dataclass
@@ -85,7 +59,8 @@ class Run:
     parameters: dict[str, Any]
     data: dict[str, str | None]
     generate: dict[str, Any]
-    samples: dict[tuple[str, int], SampleRow]
+    samples: RunSamples
+    """The run's samples by (sample id, epoch), kept as columns (:class:`~.columns.RunSamples`)."""
     planned: frozenset[tuple[str, int]]
     """(sample id, epoch) of every sample the eval was asked to run: its sample list (``log.eval.dataset.sample_ids``,
     else the ids it holds) × ``log.eval.config.epochs``."""
@@ -98,33 +73,18 @@ class Run:
         return self.task, self.variant, self.reasoning, self.seed
 
 
-def _groups_of(metadata: dict[str, Any]) -> dict[str, str]:
-    return {key: str(metadata[key]) for key in ("dataset", "framework", "language", "category") if key in metadata}
-
-
 async def _run_of(path: str, log: Any) -> Run:
     """The :class:`Run` of the successful log at ``path`` whose header is ``log``: its samples read one at a time
-    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`), each kept as a :class:`SampleRow`."""
+    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`), each kept in the run's columns
+    (:class:`~.columns.RunSamples`)."""
     facts = run_facts(path, log)
-    samples: dict[tuple[str, int], SampleRow] = {}
+    samples = RunSamples()
     async for sample in read_samples_async(path):
-        metadata = sample.metadata
-        scores: dict[str, Scored] = {}
-        non_finite: list[str] = []
-        for name, score in sample.scores.items():
-            if isinstance(score.value, dict):
-                answer = str(score.answer) if score.answer is not None else INVALID_ANSWER
-                scores[name] = Scored(dict(score.value), answer, str(metadata.get("gold", "")))
-                non_finite += [f"{name} {k} {v}" for k, v in score.value.items() if not _finite(v)]
-            elif not _finite(score.value):
-                non_finite.append(f"{name} {score.value}")
-        target = sample.target if isinstance(sample.target, str) else json.dumps(sample.target)
-        samples[(str(sample.id), sample.epoch)] = SampleRow(
-            str(sample.id), sample.epoch, _groups_of(metadata), target, scores, sample.error, non_finite
-        )
+        samples.add(sample)
+    samples.finish()
     epochs = getattr(log.eval.config, "epochs", None) or 1
     sample_ids = getattr(log.eval.dataset, "sample_ids", None) or sorted({i for i, _ in samples})
-    planned = frozenset((str(i), e) for i in sample_ids for e in range(1, epochs + 1))
+    planned = frozenset(samples.key((str(i), e)) for i in sample_ids for e in range(1, epochs + 1))
     declared = getattr(log.eval.dataset, "samples", None)
     data = {name: (entry or {}).get("actual_sha1") for name, entry in facts["data"].items()}
     return Run(
@@ -142,12 +102,6 @@ async def _run_of(path: str, log: Any) -> Run:
         planned,
         declared * epochs if declared is not None else None,
     )
-
-
-def _finite(value: Any) -> bool:
-    """False for a float score value that is NaN or infinite (other values, strings included, are not numbers to
-    check)."""
-    return not isinstance(value, float) or math.isfinite(value)
 
 
 def _parameters(log: Any) -> dict[str, Any]:
@@ -375,14 +329,18 @@ def _mismatches(pair: RunPair) -> list[str]:
             f"ids {example_b} …). If the sample ids were renamed, regenerate the baseline (make "
             "baseline)"
         )
-    both = [k for k in pair.keys if k in a.samples and k in b.samples]
-    differing = [k for k in both if a.samples[k].target != b.samples[k].target]
+    rows = ((a.samples.row(k), b.samples.row(k)) for k in pair.keys)
+    differing = [
+        (row_a, row_b)
+        for row_a, row_b in rows
+        if row_a is not None and row_b is not None and a.samples.target(row_a) != b.samples.target(row_b)
+    ]
     if differing:
-        sample_id, epoch = differing[0]
+        row_a, row_b = differing[0]
+        sample_id = a.samples.key_of(row_a)[0]
         problems.append(
             f"{name}: other sample set: {len(differing)} paired samples have another gold, e.g. "
-            f"{sample_id}: {a.samples[differing[0]].target!r} (baseline) vs "
-            f"{b.samples[differing[0]].target!r} (candidate)"
+            f"{sample_id}: {a.samples.target(row_a)!r} (baseline) vs {b.samples.target(row_b)!r} (candidate)"
         )
     return problems
 
