@@ -1,0 +1,115 @@
+"""``benchmarks/log_reading.py``: the grown and many-model logs are read by the report as the runs they stand for,
+the table's ratios are the slopes', and the script runs at a tiny size."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture()
+def log_reading(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import log_reading
+
+    return log_reading
+
+
+def test_grown_log_lists_every_sample(log_reading, tmp_path):
+    """70 samples from the baseline's 64: 6 copies under ``<id>~1``, the header listing all 70 as completed."""
+    from inspect_ai.log import read_eval_log
+
+    log_reading.synthesize(log_reading.SOURCE, 70, tmp_path)
+    [path] = tmp_path.glob("*.eval")
+    with zipfile.ZipFile(path) as archive:
+        members = [name for name in archive.namelist() if name.startswith("samples/")]
+    assert len(members) == 70 and sum("~1_epoch_1" in name for name in members) == 6
+    header = read_eval_log(str(path), header_only=True)
+    assert header.eval.dataset.samples == 70 and len(set(header.eval.dataset.sample_ids)) == 70
+    assert header.results.completed_samples == 70 and header.eval.config.sample_id is None
+    assert len(read_eval_log(str(path)).samples) == 70
+
+
+def test_many_model_logs_are_the_runs_they_name(log_reading, tmp_path):
+    """Two models × 3 seeds × 2 modes × 5 tasks: 60 runs the report tells apart, each with the model's Table 7
+    settings (GPT-5-mini low: max_tokens 4096 and verbosity low; high: 32,768 for dialogue parsing, Table 7's high end), three samples
+    of the paper subset each, and a paper row per model."""
+    from bediscover_inspect.evallogs.scores import read_log_scores
+    from bediscover_inspect.report.matching import paper_model_match
+
+    models = log_reading.MODELS[8:]
+    written = log_reading.many_model_dir(tmp_path, models, limit=3)
+    assert (written["logs"], written["samples"]) == (60, 180)
+    read = read_log_scores(tmp_path)
+    assert read.skipped == []
+    runs = read.runs
+    assert len(runs) == 60 and set(runs["samples"]) == {3}
+    assert set(runs["model"]) == {"openai/gpt-5-mini", "openai/azure/gpt-5-mini"}
+    assert set(runs["seed"]) == {0, 1, 42} and set(runs["reasoning"]) == {"off", "on"}
+    assert runs.groupby(["task", "model", "reasoning"]).size().eq(3).all()
+    low = runs[(runs["model"] == "openai/gpt-5-mini") & (runs["task"] == "dialogue_parsing")]
+    high = runs[(runs["model"] == "openai/azure/gpt-5-mini") & (runs["task"] == "dialogue_parsing")]
+    assert all(g == {"max_tokens": 4096, "verbosity": "low"} for g in low["generate"])
+    assert all(g == {"max_tokens": 32768, "verbosity": "low"} for g in high["generate"])
+    assert set(low["reasoning_effort"]) == {"low"} and set(high["reasoning_effort"]) == {"high"}
+    assert [paper_model_match(m, e, None)[0] for m, e in models] == ["GPT-5-mini (low)", "GPT-5-mini (high)"]
+
+
+def test_table_gives_slopes_and_their_ratios_to_the_floor(log_reading):
+    """From 100 to 1,100 samples the floor adds 1 s (1 ms/sample), report 2 s (2 ms, 2 ×), compare 6 s for both
+    sides (3 ms per sample of each side, 3 ×); the smallest size has no slope."""
+
+    def measured(cpu: float, mb: float) -> dict[str, float]:
+        return {"wall_s": cpu, "cpu_s": cpu, "peak_rss_mb": mb}
+
+    result = {
+        "trees": {"after": "src"},
+        "sizes": [
+            {
+                "samples": 1100,
+                "floor": measured(2, 40),
+                "after": {"report": measured(5, 250), "compare": measured(10, 300)},
+            },
+            {
+                "samples": 100,
+                "floor": measured(1, 30),
+                "after": {"report": measured(3, 240), "compare": measured(4, 290)},
+            },
+        ],
+    }
+    lines = log_reading.table(result).splitlines()
+    assert lines[0].startswith("Code: after = `src`. ")
+    assert lines[4:] == [
+        "| 100 | after | – | – | – | – | – | 30 | 240 | 290 |",
+        "| 1,100 | after | 1.000 | 2.000 | 2.0 × | 3.000 | 3.0 × | 40 | 250 | 300 |",
+    ]
+
+
+@pytest.mark.slow
+def test_script_runs_at_a_tiny_size(tmp_path):
+    """Two sizes and one model's 30 logs of three samples, the code after only: every command measured, the
+    report's tables hold the model, the markdown written."""
+    env = dict(
+        os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
+    )
+    args = ["--sizes", "64,128", "--models", "1", "--many-limit", "3", "--out", "tiny"]
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "log_reading.py"), *args], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    result = json.loads((tmp_path / "results" / "tiny.json").read_text())
+    assert [row["samples"] for row in result["sizes"]] == [64, 128]
+    for row in result["sizes"]:
+        assert row["floor"]["cpu_s"] > 0 and row["after"]["report"]["peak_rss_mb"] > 0
+    many = result["many"]
+    assert (many["logs"], many["samples"], many["after"]["finished"]) == (30, 90, True)
+    assert set(many["after"]["models_per_table"].values()) == {1}
+    assert "| 128 | after |" in (tmp_path / "results" / "tiny.md").read_text()
