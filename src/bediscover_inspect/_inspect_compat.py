@@ -51,6 +51,20 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "report, compare and rescore copy a log on a store into a temporary file through the event loop's one "
         "store client before reading its samples one at a time (Inspect's read_eval_log copies it the same way)",
     ),
+    "EvalRecorder": (
+        "inspect_ai.log._recorders.eval",
+        "rescore writes a re-scored .eval log a batch of samples at a time into the recorder's temporary file "
+        "(its data[...].write_buffered_samples; the public write_eval_log takes a log holding every sample)",
+    ),
+    "get_deserializing_context": (
+        "inspect_ai._util.constants",
+        "rescore validates each sample of an .eval archive as read_eval_log validates them",
+    ),
+    "_resolve_sample_for_read": (
+        "inspect_ai.log._file",
+        "rescore resolves each sample of an .eval archive (its events' shared data, its timelines) as read_eval_log "
+        "resolves them",
+    ),
     "task_scores": (
         "inspect_ai._display.core.results",
         "bediscover run: the end-of-eval panel shows no metric rows (the run ends with its own table)",
@@ -125,6 +139,80 @@ async def download_log(location: str, dest: BinaryIO) -> None:
     """
     async with private_name("AsyncFilesystem")() as filesystem:
         await filesystem.read_file_into(location, dest)
+
+
+async def upload_log(source: BinaryIO, location: str) -> None:
+    """Copy the open binary file ``source`` (from its current position) to ``location`` (a store URL), through the
+    running event loop's store client, without reading it whole into memory."""
+    async with private_name("AsyncFilesystem")() as filesystem:
+        await filesystem.write_file_streaming(location, source)
+
+
+def parse_sample(data: dict[str, Any]) -> Any:
+    """The ``EvalSample`` of one parsed sample member of an ``.eval`` archive, as Inspect's ``read_eval_log`` reads
+    the samples of such a log: validated in its deserialising context, its events' shared data resolved (attachments
+    left as references)."""
+    from inspect_ai.log import EvalSample
+
+    sample = EvalSample.model_validate(data, context=private_name("get_deserializing_context")())
+    return private_name("_resolve_sample_for_read")(sample, False)
+
+
+class LogWriter:
+    """Inspect's ``.eval`` writer (``EvalRecorder``) for a new log at a local path, fed one sample at a time.
+
+    Samples are buffered by the writer and written into its temporary file every :attr:`SAMPLES_PER_WRITE`
+    (``ZipLogFile.write_buffered_samples``, one summary journal entry per batch), so at most that many are held.
+    Inspect's public ways hold every sample (``write_eval_log``), copy the whole log at every flush (the recorder's
+    ``flush``), or journal each sample's summary by filtering every summary before it (``log_sample(...,
+    write_through=True)``: quadratic in the samples). Use :meth:`start`, :meth:`write`, :meth:`finish`.
+    """
+
+    SAMPLES_PER_WRITE = 100
+    """Samples buffered before they are written into the temporary file."""
+
+    def __init__(self, path: str, header: Any) -> None:
+        import os
+
+        self.path, self.header = path, header
+        self._recorder = private_name("EvalRecorder")(os.path.dirname(path))
+        self._buffered = 0
+
+    async def start(self) -> LogWriter:
+        """Open the log and record the header's ``eval`` and ``plan`` (Inspect's ``log_init``, ``log_start``)."""
+        await self._recorder.log_init(self.header.eval, self.path, clean=True)
+        await self._recorder.log_start(self.header.eval, self.header.plan)
+        return self
+
+    async def write(self, sample: Any) -> None:
+        """Add one ``EvalSample``, condensed as ``write_eval_log`` writes it."""
+        from inspect_ai.log import condense_sample
+
+        await self._recorder.log_sample(self.header.eval, condense_sample(sample))
+        self._buffered += 1
+        if self._buffered >= self.SAMPLES_PER_WRITE:
+            zip_log = self._recorder.data[self._recorder._log_file_key(self.header.eval)]
+            await zip_log.write_buffered_samples()
+            self._buffered = 0
+
+    async def finish(self, log: Any) -> None:
+        """Write the rest and the header of ``log`` (status, stats, results, reductions, error) and its ``eval``: the
+        recorder writes the ``eval`` it was started with, so the header is then replaced by ``log``'s (Inspect's
+        ``write_eval_log(header_only=True)``)."""
+        from inspect_ai.log import write_eval_log_async
+
+        await self._recorder.log_finish(
+            self.header.eval,
+            log.status,
+            log.stats,
+            log.results,
+            log.reductions,
+            log.error,
+            invalidated=log.invalidated,
+            log_updates=log.log_updates,
+            config_updates=log.config_updates,
+        )
+        await write_eval_log_async(log, self.path, header_only=True)
 
 
 def eval_results(*args: Any, **kwargs: Any) -> Any:

@@ -18,6 +18,7 @@ from bediscover_inspect.report.build import build_report
 from tests.s3_server import s3_server
 
 RUNNER = Path(__file__).with_name("slow_runner.py")
+BASELINE = Path(__file__).resolve().parents[1] / "baseline"
 REPO = Path(__file__).resolve().parents[2]
 BUCKET = "bediscover-test"
 
@@ -56,6 +57,23 @@ def _cells(report_cells: pd.DataFrame) -> pd.DataFrame:
     return report_cells.sort_values(list(report_cells.columns[:8])).reset_index(drop=True)
 
 
+def _count_clients(monkeypatch: pytest.MonkeyPatch, command: list[str]) -> list[str]:
+    """The store clients (aiobotocore's ``create_client`` calls) ``bediscover <command>`` opens; asserts exit 0."""
+    from aiobotocore.session import AioSession
+
+    clients: list[str] = []
+    create_client = AioSession.create_client
+
+    def counted(self: AioSession, service_name: str, *args: object, **kwargs: object) -> object:
+        clients.append(service_name)
+        return create_client(self, service_name, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(AioSession, "create_client", counted)
+        assert main(command) == 0, command
+    return clients
+
+
 @pytest.mark.slow
 def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, monkeypatch):
     remote, local = f"{store}/shards", str(tmp_path / "local")
@@ -77,41 +95,42 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, 
 
     # the command line reads the URL too (it used to be taken for a local path), through one S3 client: the
     # listing, the 8 headers and the 4 temporal-reasoning logs its class tables read whole, in one event loop
-    from aiobotocore.session import AioSession
-
-    clients: list[str] = []
-    create_client = AioSession.create_client
-
-    def counted(self: AioSession, service_name: str, *args: object, **kwargs: object) -> object:
-        clients.append(service_name)
-        return create_client(self, service_name, *args, **kwargs)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(AioSession, "create_client", counted)
-        assert main(["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]) == 0
-    assert clients == ["s3"]
+    report = ["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]
+    assert _count_clients(monkeypatch, report) == ["s3"]
     for name in ("sentence_ordering.md", "temporal_reasoning.md", "classes/per_class.csv", "classes/confusion.csv"):
         assert (tmp_path / "cli_report" / name).read_text() == (tmp_path / "report_local" / name).read_text()
 
     # compare pairs every sample of the store's run with the local run's: no score differs; rescore reads the store
     # and writes into it (same file names), and the gate passes on the result; each through one S3 client, however
-    # many logs (8 on each side here). Rescore's second client is the fsspec filesystem Inspect's log writer checks
-    # the destination with (one per process, whatever the number of logs).
+    # many logs (8 on each side here).
     for command, expected in (
         (["compare", "--baseline", remote, "--candidate", local, "--require-identical"], ["s3"]),
-        (["rescore", remote, "--out", f"{store}/rescored"], ["s3", "s3"]),
+        (["rescore", remote, "--out", f"{store}/rescored"], ["s3"]),
         (["compare", "--baseline", remote, "--candidate", f"{store}/rescored", "--require-identical"], ["s3"]),
     ):
-        clients.clear()
-        with monkeypatch.context() as patch:
-            patch.setattr(AioSession, "create_client", counted)
-            assert main(command) == 0
-        assert clients == expected, command
+        assert _count_clients(monkeypatch, command) == expected, command
     import s3fs
 
     names = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/shards"))
     rescored = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/rescored"))
     assert rescored == [name for name in names if name.endswith(".eval")] and len(rescored) == 8
+
+
+def test_compare_and_rescore_open_one_store_client_whatever_the_logs(store, monkeypatch, capsys):
+    """The five baseline logs on the store: compare (store against local, then store against store) and rescore
+    (store into store) each read every log, sample by sample, and write through one S3 client."""
+    import s3fs
+
+    remote = f"{store}/baseline"
+    s3fs.S3FileSystem().put([str(p) for p in sorted(BASELINE.glob("*.eval"))], f"{BUCKET}/baseline/")
+    baseline = ["compare", "--baseline", remote, "--candidate", str(BASELINE), "--require-identical"]
+    assert _count_clients(monkeypatch, baseline) == ["s3"]
+    assert _count_clients(monkeypatch, ["rescore", remote, "--out", f"{store}/rescored_baseline"]) == ["s3"]
+    assert "bediscover rescore: 5 logs in" in capsys.readouterr().out
+    again = ["compare", "--baseline", remote, "--candidate", f"{store}/rescored_baseline", "--require-identical"]
+    assert _count_clients(monkeypatch, again) == ["s3"]
+    rescored = sorted(p.rsplit("/", 1)[-1] for p in s3fs.S3FileSystem().ls(f"{BUCKET}/rescored_baseline"))
+    assert rescored == sorted(p.name for p in BASELINE.glob("*.eval"))
 
 
 def test_a_missing_store_prefix_is_one_line_exit_2(store, capsys):

@@ -167,3 +167,28 @@ def test_rescore_refuses_an_out_inside_or_around_its_source(logs, tmp_path, caps
     log = source / "discourse_markers.eval"
     assert main(["rescore", str(log), "--out", str(source)]) == 2
     assert "re-scoring would overwrite it" in capsys.readouterr().err
+
+
+def test_rescore_leaves_out_a_log_with_an_unreadable_sample_and_writes_the_others(tmp_path, capsys):
+    """The samples are read one at a time: one that cannot be parsed makes its log unreadable (a note, nothing
+    written for it), as reading the log whole did; the other logs are re-scored."""
+    import shutil
+    import zipfile
+
+    import zipfile_zstd  # noqa: F401 - Inspect's members are zstandard (stdlib from Python 3.14)
+
+    source = tmp_path / "source"
+    source.mkdir()
+    baseline = Path(__file__).resolve().parents[1] / "baseline"
+    shutil.copy(baseline / "temporal_reasoning.eval", source)
+    with zipfile.ZipFile(baseline / "discourse_markers.eval") as original:
+        members = [(info, original.read(info)) for info in original.infolist()]
+    broken = next(info.filename for info, _ in members if info.filename.startswith("samples/"))
+    with zipfile.ZipFile(source / "discourse_markers.eval", "w") as copy:
+        for info, data in members:
+            copy.writestr(info.filename, b"{not json" if info.filename == broken else data)
+    assert main(["rescore", str(source), "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert f"note: left out {source / 'discourse_markers.eval'}: unreadable: {broken}: JSONDecodeError" in captured.err
+    assert "bediscover rescore: 1 logs in" in captured.out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["temporal_reasoning.eval"]

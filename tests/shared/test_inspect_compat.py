@@ -8,12 +8,15 @@ from __future__ import annotations
 import contextvars
 import importlib
 import inspect
+import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from bediscover_inspect import _inspect_compat as compat
+from bediscover_inspect.evallogs.samples import sample_members
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,3 +84,39 @@ def test_eval_set_id_is_written_once_and_kept(tmp_path: Path) -> None:
     first = compat.eval_set_id_for_log_dir(str(tmp_path))
     assert (tmp_path / ".eval-set-id").read_text().strip() == first
     assert compat.eval_set_id_for_log_dir(str(tmp_path)) == first
+
+
+def test_a_log_written_sample_by_sample_reads_back_as_the_samples_and_header_given(tmp_path: Path) -> None:
+    """rescore's reading and writing: each sample member validated by ``parse_sample`` is ``read_eval_log``'s sample;
+    written one at a time by ``LogWriter`` (batches of 7 here: the buffered samples are written into the temporary
+    file by the recorder's ``write_buffered_samples``) and finished with a header whose ``eval`` differs from the one
+    the writer started with (a re-score's scorers do), the log reads back with those samples and the finishing
+    header."""
+    from inspect_ai.log import read_eval_log
+
+    source = ROOT / "tests" / "baseline" / "discourse_markers.eval"
+    whole = {(s.id, s.epoch): s for s in read_eval_log(str(source)).samples or []}
+    header = read_eval_log(str(source), header_only=True)
+    with zipfile.ZipFile(source) as archive:
+        parsed = [compat.parse_sample(json.loads(archive.read(info))) for info in sample_members(archive)]
+    assert {(s.id, s.epoch): s for s in parsed} == whole and len(parsed) == len(whole) > 0
+    finished = header.model_copy(deep=True)
+    finished.eval.metadata = {**(finished.eval.metadata or {}), "finished": "with another eval"}
+    path = str(tmp_path / "written.eval")
+
+    async def write() -> None:
+        writer = await compat.LogWriter(path, header).start()
+        for sample in parsed:
+            await writer.write(sample)
+        await writer.finish(finished)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(compat.LogWriter, "SAMPLES_PER_WRITE", 7)
+        compat.run_coroutine(write())
+    back = read_eval_log(path)
+    assert back.eval == finished.eval and back.eval != header.eval
+    assert back.results == finished.results and back.status == "success" and back.plan == header.plan
+    assert {(s.id, s.epoch): s for s in back.samples or []} == whole
+    with zipfile.ZipFile(path) as archive:  # one summary journal entry per batch of 7, the last batch at the finish
+        journal = [name for name in archive.namelist() if name.startswith("_journal/summaries/")]
+    assert len(journal) == -(-len(parsed) // 7)

@@ -88,8 +88,13 @@ def _of_sample(sample: Any) -> LogSample:
 
 
 @asynccontextmanager
-async def _local_archive(location: str) -> AsyncIterator[zipfile.ZipFile]:
-    """The ``.eval`` archive at ``location`` opened once; a store's log copied to a temporary file first."""
+async def open_archive(location: str) -> AsyncIterator[zipfile.ZipFile]:
+    """The ``.eval`` archive at ``location`` (a path or a store URL) opened once; a store's log copied into a
+    temporary file first, through the running event loop's store client.
+
+    Raises:
+        OSError, zipfile.BadZipFile: the log cannot be read.
+    """
     if not is_url(location):
         with zipfile.ZipFile(local_path(location)) as archive:
             yield archive
@@ -99,6 +104,19 @@ async def _local_archive(location: str) -> AsyncIterator[zipfile.ZipFile]:
         copy.seek(0)
         with zipfile.ZipFile(copy) as archive:
             yield archive
+
+
+def sample_members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    """The sample members of an ``.eval`` archive in the archive's order; a name written twice (a re-queued
+    sample) is its last entry, as Inspect reads it."""
+    members = {info.filename: info for info in archive.infolist()}
+    return [info for name, info in members.items() if name.startswith(SAMPLES_DIR) and name.endswith(".json")]
+
+
+def member_key(info: zipfile.ZipInfo) -> tuple[str, int]:
+    """The (sample id as text, epoch) of a sample member, from its name ``samples/<id>_epoch_<epoch>.json``."""
+    sample_id, epoch = info.filename[len(SAMPLES_DIR) : -len(".json")].rsplit("_epoch_", 1)
+    return sample_id, int(epoch)
 
 
 async def read_samples_async(location: str) -> AsyncIterator[LogSample]:
@@ -115,8 +133,6 @@ async def read_samples_async(location: str) -> AsyncIterator[LogSample]:
         for sample in log.samples or []:
             yield _of_sample(sample)
         return
-    async with _local_archive(location) as archive:
-        members = {info.filename: info for info in archive.infolist()}  # a name logged twice: its last entry
-        for name, info in members.items():
-            if name.startswith(SAMPLES_DIR) and name.endswith(".json"):
-                yield _of_json(json.loads(archive.read(info)))
+    async with open_archive(location) as archive:
+        for info in sample_members(archive):
+            yield _of_json(json.loads(archive.read(info)))

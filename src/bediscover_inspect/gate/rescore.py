@@ -3,12 +3,22 @@
     bediscover rescore logs/base --out logs/base-rescored
     bediscover compare --baseline logs/base --candidate logs/base-rescored --require-identical
 
-Each successful suite log under the source (a directory, searched recursively, or one log file) is read whole,
-its scorers are looked up by name among the current scorers (:data:`SCORERS`) and run again over the logged
-samples with :func:`inspect_ai.score` (``action="overwrite"``: the old scores and metrics are replaced, the
-samples' completions, messages, metadata and store are kept). The new log is written under ``--out`` with the
-source file's name. The scorers call no model; Inspect's ``mockllm/model`` stands in as the active model, so
-neither the model's provider package nor its API key is needed.
+Each successful suite log under the source (a directory, searched recursively, or one log file) has its scorers
+looked up by name among the current scorers (:data:`SCORERS`) and run again over the logged samples with
+:func:`inspect_ai.score_async` (``action="overwrite"``: the old scores and metrics are replaced, the samples'
+completions, messages, metadata and store are kept). The new log is written under ``--out`` with the source file's
+name. The scorers call no model; Inspect's ``mockllm/model`` stands in as the active model, so neither the model's
+provider package nor its API key is needed.
+
+Memory: an ``.eval`` log is opened once (a store's log copied into a temporary file) and its samples are read,
+scored and written one at a time, in the order Inspect's ``read_eval_log`` sorts them (so the metrics see them in
+the same order), into a temporary file that is then moved or uploaded to ``--out``: at most
+:data:`SAMPLES_IN_FLIGHT` samples being scored and a batch waiting to be written
+(:class:`~bediscover_inspect._inspect_compat.LogWriter`) are in memory at once. What still grows with the samples is Inspect's: the score
+pass keeps each sample's scores and metadata for the metrics and starts one task per sample (``score_async`` in
+``inspect_ai/_eval/score.py``), and the log writer keeps each sample's summary for ``summaries.json``
+(``inspect_ai/log/_recorders/eval.py``). A ``.json`` log (one JSON document) is read whole. Everything is read and
+written through the event loop's one store client.
 
 What is replayed: each scorer reads what it reads in a live run — the final completion for the label tasks and
 sentence ordering, the sample metadata for the gold — so a change of a parser, an alias list or a metric shows
@@ -23,17 +33,24 @@ re-score, so the scores' ``max_tokens`` is ``None`` (:mod:`bediscover_inspect.ca
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import posixpath
+import shutil
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 from inspect_ai import score_async
 from inspect_ai.log import read_eval_log_async, write_eval_log_async
 
-from bediscover_inspect._inspect_compat import run_coroutine
+from bediscover_inspect._inspect_compat import LogWriter, parse_sample, run_coroutine, upload_log
+from bediscover_inspect.evallogs.samples import member_key, open_archive, sample_members
 from bediscover_inspect.evallogs.store import filesystem, is_url, kind, list_logs_async, local_path
 from bediscover_inspect.gate.pairing import LOG_SUFFIXES
 from bediscover_inspect.measures import SCORERS as CATALOG_SCORERS
@@ -58,6 +75,10 @@ SCORERS: tuple[str, ...] = tuple(CATALOG_SCORERS)
 (:data:`bediscover_inspect.measures.SCORERS`)."""
 
 
+SAMPLES_IN_FLIGHT = 8
+"""Samples of a log read and being scored at once (each is parsed with its whole transcript)."""
+
+
 @dataclass(frozen=True)
 class Rescored:
     """One log re-scored: ``source`` read, ``output`` written, ``samples`` scored."""
@@ -75,6 +96,18 @@ async def rescore_log(log: Any) -> Any:
         RescoreError: a scorer name that is not one of :data:`SCORERS`, or a log without samples.
     """
 
+    scorers = _scorers_of(log)
+    if not log.samples:
+        raise RescoreError(f"log {log.location}: holds no samples to re-score (written with --no-log-samples?)")
+    return await score_async(log, scorers, action="overwrite", model="mockllm/model", display="none")
+
+
+def _scorers_of(log: Any) -> list[Any]:
+    """The current scorers of the names ``log`` records.
+
+    Raises:
+        RescoreError: a name that is not one of :data:`SCORERS`, or none.
+    """
     factories = _scorers()
     names = [scorer.name for scorer in (log.eval.scorers or [])]
     unknown = [name for name in names if name not in factories]
@@ -82,17 +115,60 @@ async def rescore_log(log: Any) -> Any:
         raise RescoreError(
             f"log {log.location}: scorer(s) {unknown or names} are not scorers of the suite ({', '.join(SCORERS)})"
         )
-    if not log.samples:
-        raise RescoreError(f"log {log.location}: holds no samples to re-score (written with --no-log-samples?)")
-    return await score_async(
-        log, [factories[name]() for name in names], action="overwrite", model="mockllm/model", display="none"
-    )
+    return [factories[name]() for name in names]
+
+
+class _UnreadableSample(Exception):
+    """A sample member of the log being re-scored cannot be read (the log is then left out as unreadable)."""
+
+
+def _sort_key(key: tuple[str, int], typed: dict[str, Any]) -> tuple[int, str]:
+    """Inspect's order of samples (``sort_samples``: epoch, then the id, a number zero-filled to 20 digits) of a
+    member key, the id's type taken from the header's sample list (``typed``: id text -> id)."""
+    sample_id = typed.get(key[0], key[0])
+    return key[1], sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+
+
+async def rescore_archive(location: str, header: Any, path: str) -> int:
+    """Re-score the ``.eval`` log at ``location`` (a path or a store URL; ``header``: its header) into a new log at
+    the local ``path``, one sample at a time (module docstring). Returns the samples written.
+
+    Raises:
+        RescoreError: see :func:`rescore_log`.
+        _UnreadableSample: a sample member that cannot be read or validated.
+    """
+    scorers = _scorers_of(header)
+    typed = {str(i): i for i in getattr(header.eval.dataset, "sample_ids", None) or []}
+    async with open_archive(location) as archive:
+        members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
+        if not members:
+            raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
+        if header.results is not None:  # the score pass counts the samples it is given from the header
+            header.results.total_samples = len(members)
+        writer = await LogWriter(path, header).start()
+        gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
+
+        @asynccontextmanager
+        async def sample(index: int) -> AsyncIterator[Any]:
+            async with gate:
+                try:
+                    data = parse_sample(json.loads(archive.read(members[index])))
+                except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
+                    raise _UnreadableSample(f"{members[index].filename}: {type(exc).__name__}: {exc}") from exc
+                yield data
+                await writer.write(data)
+
+        new = await score_async(
+            header, scorers, action="overwrite", model="mockllm/model", display="none", samples=sample
+        )
+        await writer.finish(new)
+    return len(members)
 
 
 def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[tuple[str, str]]]:
     """Re-score every successful suite log under ``source`` into ``out`` (module docstring); either may be a
     local path or an fsspec URL (``s3://bucket/run``). Everything is read and written in one event loop, so a store
-    is used through one client; one log is in memory at a time.
+    is used through one client; one log is re-scored at a time, its samples streamed (module docstring).
 
     A URL ending in ``.eval`` or ``.json`` is taken for one log file, any other for a directory (a store is not
     asked what it holds first, which would take a client of its own).
@@ -150,30 +226,50 @@ async def _rescore_all(
     skipped: list[tuple[str, str]] = []
     for path in paths:
         try:
-            log = await read_eval_log_async(path)
+            header = await read_eval_log_async(path, header_only=True)
         except Exception as exc:  # noqa: BLE001 - reported and skipped, never a traceback
             skipped.append((path, f"unreadable: {type(exc).__name__}: {exc}"))
             continue
-        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+        metadata = header.eval.metadata if isinstance(header.eval.metadata, dict) else {}
         if metadata.get("benchmark") != BENCHMARK:
             skipped.append((path, f"not a {BENCHMARK} log"))
             continue
-        if log.status != "success":
-            skipped.append((path, f"status {log.status}"))
+        if header.status != "success":
+            skipped.append((path, f"status {header.status}"))
             continue
-        new = await rescore_log(log)
         inner = filesystem(path)[1]
         relative = posixpath.relpath(inner, source_root) if source_kind == "dir" else posixpath.basename(inner)
         target = posixpath.join(out_root, relative)
-        if is_url(out):  # a store has no directories to make
-            location = out_fs.unstrip_protocol(target)
-        else:
-            out_fs.makedirs(posixpath.dirname(target), exist_ok=True)
-            location = posixpath.join(out, relative)
-        await write_eval_log_async(new, location)
-        done.append(Rescored(path, location, len(new.samples or [])))
-        del log, new  # one log in memory at a time
+        location = out_fs.unstrip_protocol(target) if is_url(out) else posixpath.join(out, relative)
+        with tempfile.TemporaryDirectory() as work:
+            written = os.path.join(work, posixpath.basename(inner))
+            try:
+                samples = await _rescore_into(path, header, written)
+            except _UnreadableSample as exc:
+                skipped.append((path, f"unreadable: {exc}"))
+                continue
+            if is_url(out):  # a store has no directories to make
+                with open(written, "rb") as file:
+                    await upload_log(file, location)
+            else:
+                out_fs.makedirs(posixpath.dirname(target), exist_ok=True)
+                shutil.move(written, local_path(location))
+        done.append(Rescored(path, location, samples))
     return done, skipped
+
+
+async def _rescore_into(path: str, header: Any, written: str) -> int:
+    """Re-score the log at ``path`` into the local file ``written``: an ``.eval`` log sample by sample
+    (:func:`rescore_archive`), a ``.json`` log read whole. Returns the samples written."""
+    if not path.endswith(".json"):
+        return await rescore_archive(path, header, written)
+    try:
+        log = await read_eval_log_async(path)
+    except Exception as exc:  # noqa: BLE001 - reported as unreadable, never a traceback
+        raise _UnreadableSample(f"{type(exc).__name__}: {exc}") from exc
+    new = await rescore_log(log)
+    await write_eval_log_async(new, written)
+    return len(new.samples or [])
 
 
 def refuse_nested(source: str, source_root: str, out: str, out_root: str, local: bool) -> None:
