@@ -1,9 +1,10 @@
-"""Reading logs at reproduction scale: CPU per sample and peak RSS of ``report`` and ``compare`` against the read
-floor, and ``report`` over many models' runs, for the current code and the code before a change side by side in one
-run.
+"""Reading logs at reproduction scale: CPU per sample and peak RSS of ``report``, ``compare`` and ``rescore`` against
+the read floor, and ``report`` over many models' runs, for the current code and the code before a change side by side
+in one run.
 
     python benchmarks/log_reading.py [--src ../before-checkout] [--after src] [--sizes 100,1000,10000,43716]
-                                     [--models 10] [--many-limit N] [--many-timeout 1500] [--out log_reading]
+                                     [--rescore-sizes 1000,4000] [--models 10] [--many-limit N]
+                                     [--many-timeout 1500] [--out log_reading]
 
 ``--src`` is the code before (a checkout or its ``src/``); ``--after`` the code after, by default this checkout's
 ``src/``. Without ``--src`` only the code after is measured. Every command is a child process run with one tree's
@@ -16,7 +17,10 @@ JSON each, as a run writes them) is grown to each of ``--sizes`` by copying its 
 
 * ``floor``: decompress and parse every sample member of the archive and keep its scores (code-independent);
 * ``report``: ``bediscover report --no-plots`` on the log's directory;
-* ``compare``: ``bediscover compare`` of the directory with itself (``--format json``): both sides read.
+* ``compare``: ``bediscover compare`` of the directory with itself (``--format json``): both sides read;
+* ``rescore``: ``bediscover rescore`` of the directory into a new one, at the sizes of ``--rescore-sizes`` only (the
+  scorers run again on every sample and the new log is written: about 17 ms of CPU a sample, most of it Inspect's
+  scoring and writing, so it is measured at fewer sizes); the two trees' re-scored logs' results are compared.
 
 CPU per sample is the slope from the previous size (start-up drops out; the smallest size gives none), compare's
 per sample of each side (half its slope); each is also given as a ratio to the floor's slope at the same size.
@@ -312,8 +316,29 @@ def cells_compared(a: Path, b: Path) -> dict[str, Any]:
     }
 
 
-def one_size(n: int, trees: dict[str, Path], work: Path) -> dict[str, Any]:
-    """The floor, and report and compare with each code tree, on the log grown to ``n`` samples."""
+def _rescore(n: int, trees: dict[str, Path], work: Path, log_dir: Path, row: dict[str, Any]) -> None:
+    """``bediscover rescore`` of ``log_dir`` with each tree into ``row[tree]["rescore"]``; whether the trees'
+    re-scored logs hold the same results (``rescore_results_identical``)."""
+    from inspect_ai.log import read_eval_log
+
+    results = []
+    for name, src in trees.items():
+        out = work / f"rescore_{name}_{n}"
+        shutil.rmtree(out, ignore_errors=True)
+        res = run_child(
+            [*CLI, "rescore", str(log_dir), "--out", str(out)], work / "s.json", env={"PYTHONPATH": str(src)}
+        )
+        row[name]["rescore"] = _measure(res)
+        results.append([read_eval_log(str(p), header_only=True).results for p in sorted(out.glob("*.eval"))])
+        shutil.rmtree(out, ignore_errors=True)
+        print(f"  {n:6d} samples {name:6s}: rescore {res.cpu_s:6.1f}s CPU {res.peak_rss_mb:5.0f}MB", flush=True)
+    if len(results) == 2:
+        row["rescore_results_identical"] = results[0] == results[1] and len(results[0]) > 0
+
+
+def one_size(n: int, trees: dict[str, Path], work: Path, rescore: bool = False) -> dict[str, Any]:
+    """The floor, and report and compare (and with ``rescore``, rescore) with each code tree, on the log grown to
+    ``n`` samples."""
     log_dir = work / f"logs_{n}"
     synthesize(SOURCE, n, log_dir)
     row: dict[str, Any] = {"samples": n, "log_mb": sum(p.stat().st_size for p in log_dir.glob("*.eval")) / 2**20}
@@ -340,6 +365,8 @@ def one_size(n: int, trees: dict[str, Path], work: Path) -> dict[str, Any]:
     if len(trees) == 2:
         row["report_outputs"] = outputs_compared(*(work / f"report_{name}_{n}" for name in trees))
         row["compare_cells"] = cells_compared(*(work / f"compare_{name}_{n}.json" for name in trees))
+    if rescore:
+        _rescore(n, trees, work, log_dir, row)
     return row
 
 
@@ -463,6 +490,7 @@ def table(result: dict[str, Any]) -> str:
                 )
                 + " |"
             )
+    lines += _rescore_table(result)
     many = result.get("many")
     if many:
         lines += [
@@ -499,6 +527,33 @@ def table(result: dict[str, Any]) -> str:
     if compared:
         lines += ["", "Outputs of the code after against the code before:", "", *compared]
     return "\n".join(lines)
+
+
+def _rescore_table(result: dict[str, Any]) -> list[str]:
+    """Markdown lines: per size re-scored and code tree, rescore's CPU per sample (slope from the previous size
+    re-scored, ms), its ratio to the floor's slope over the same sizes, and its peak RSS (MB)."""
+    rows = sorted(
+        (r for r in result.get("sizes", []) if "rescore" in r[next(iter(result["trees"]))]), key=lambda r: r["samples"]
+    )
+    if not rows:
+        return []
+    lines = [
+        "",
+        "`bediscover rescore` of the grown log (CPU per sample: slope from the previous size re-scored):",
+        "",
+        "| samples | code | rescore ms/sample | rescore / floor | rescore MB | results identical |",
+        "|---:|---|---:|---:|---:|---|",
+    ]
+    for previous, row in zip([None, *rows], rows, strict=False):
+        floor = _per_sample(previous, row, lambda r: r["floor"]["cpu_s"])
+        for name in result["trees"]:
+            rescore = _per_sample(previous, row, lambda r, t=name: r[t]["rescore"]["cpu_s"])
+            same = row.get("rescore_results_identical")
+            lines.append(
+                f"| {row['samples']:,} | {name} | {_ms(rescore)} | {_ratio(rescore, floor)} | "
+                f"{row[name]['rescore']['peak_rss_mb']:.0f} | {'–' if same is None else 'yes' if same else 'no'} |"
+            )
+    return lines
 
 
 def _commit(src: Path) -> str | None:
@@ -539,6 +594,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--src", type=Path, help="the code before a change: a checkout or its src/ (none: after only)")
     parser.add_argument("--after", type=Path, default=REPO_DIR / "src", help="the code after (default: this src/)")
     parser.add_argument("--sizes", default="100,1000,10000,43716", help="sample counts of the grown log ('' none)")
+    parser.add_argument("--rescore-sizes", default="1000,4000", help="sizes (of --sizes) rescore is measured at")
     parser.add_argument(
         "--models", type=int, default=len(MODELS), help=f"models of the many-model directory (0-{len(MODELS)})"
     )
@@ -566,8 +622,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     work.mkdir(parents=True, exist_ok=True)
     result: dict[str, Any] = {"trees": {k: str(v) for k, v in trees.items()}, "source": SOURCE.name, "sizes": []}
     result["commits"] = {name: _commit(src) for name, src in trees.items()}
+    rescored = {int(s) for s in args.rescore_sizes.split(",") if s.strip()}
     for n in sorted(int(s) for s in args.sizes.split(",") if s.strip()):
-        result["sizes"].append(one_size(n, trees, work))
+        result["sizes"].append(one_size(n, trees, work, rescore=n in rescored))
         write_result(args.out, result)
     if args.models:
         result["many"] = many_models(trees, work, MODELS[: args.models], args.many_limit, args.many_timeout)

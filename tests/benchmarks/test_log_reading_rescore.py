@@ -1,0 +1,66 @@
+"""``benchmarks/log_reading.py``'s rescore measurement: its table's slopes and ratios, and a run at a tiny size
+that re-scores the grown log with the code after."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture()
+def log_reading(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import log_reading
+
+    return log_reading
+
+
+def _measured(cpu: float, mb: float) -> dict[str, float]:
+    return {"wall_s": cpu, "cpu_s": cpu, "peak_rss_mb": mb}
+
+
+def test_rescore_table_gives_its_slope_between_the_sizes_re_scored(log_reading):
+    """Re-scored at 100 and 1,100 samples (not at 600): rescore adds 17 s over those 1,000 samples (17 ms/sample)
+    while the floor adds 1 s (1 ms), so 17 ×; the smallest size has no slope."""
+    row = {"report": _measured(1, 1), "compare": _measured(1, 1)}
+    result = {
+        "trees": {"after": "src"},
+        "sizes": [
+            {"samples": 100, "floor": _measured(1, 30), "after": row | {"rescore": _measured(5, 240)}},
+            {"samples": 600, "floor": _measured(1.5, 35), "after": row},
+            {
+                "samples": 1100,
+                "floor": _measured(2, 40),
+                "after": row | {"rescore": _measured(22, 250)},
+                "rescore_results_identical": True,
+            },
+        ],
+    }
+    lines = log_reading.table(result).splitlines()
+    start = lines.index("| samples | code | rescore ms/sample | rescore / floor | rescore MB | results identical |")
+    assert lines[start + 2 : start + 4] == [
+        "| 100 | after | – | – | 240 | – |",
+        "| 1,100 | after | 17.000 | 17.0 × | 250 | yes |",
+    ]
+
+
+@pytest.mark.slow
+def test_script_re_scores_at_a_tiny_size(tmp_path):
+    env = dict(
+        os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
+    )
+    args = ["--sizes", "64,96", "--rescore-sizes", "64,96", "--models", "0", "--out", "tiny"]
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "log_reading.py"), *args], env=env, capture_output=True, text=True, timeout=900
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    result = json.loads((tmp_path / "results" / "tiny.json").read_text())
+    assert [row["after"]["rescore"]["cpu_s"] > 0 for row in result["sizes"]] == [True, True]
+    assert "| 96 | after |" in (tmp_path / "results" / "tiny.md").read_text().split("rescore ms/sample")[1]
