@@ -113,12 +113,15 @@ def _planted(task: str, datasets: set[str], sizes: dict[str, int]):
 
 
 def _suite(directory, small, task, sizes, quality):
-    """The five-task suite of ``small`` with ``task``'s log rewritten at ``sizes`` under ``quality``."""
+    """The five-task suite of ``small`` with ``task``'s log rewritten at ``sizes`` under ``quality``, in Inspect's
+    JSON log format: its ``.eval`` writer de-duplicates each sample against every one written before it, so a log of
+    the 3,377 samples of temporal reasoning takes 18 s of CPU to write as ``.eval`` and 0.5 s as JSON (the gate reads
+    both formats; Inspect lists a JSON log only under a name of its own pattern, a timestamp first)."""
     directory.mkdir()
     for path in small.glob("*.eval"):
         if path.stem != task:
             shutil.copy(path, directory)
-    write_eval_log(task_log(task, sizes, quality), str(directory / f"{task}.eval"))
+    write_eval_log(task_log(task, sizes, quality), str(directory / f"2026-01-01T00-00-00+00-00_{task}.json"))
     return directory
 
 
