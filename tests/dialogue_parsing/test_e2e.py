@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Sequence
@@ -14,8 +15,11 @@ from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from bediscover_inspect._inspect_compat import sample_state
-from bediscover_inspect.dialogue_parsing.relations import parse_gold
-from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser
+from bediscover_inspect.dialogue_parsing.dataset import DATA_FILES, DATASETS, load_dataset
+from bediscover_inspect.dialogue_parsing.prompts import RELATIONS
+from bediscover_inspect.dialogue_parsing.relations import format_relations, parse_gold, read_turn
+from bediscover_inspect.dialogue_parsing.scorer import TurnCounts, count_turn
+from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY, incremental_parser, turn_prompt
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.measures import SCORERS
@@ -124,7 +128,7 @@ def _gold_model():
     return scripted_model(respond)
 
 
-def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int) -> None:
+def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int, empty: int) -> None:
     metrics = _metrics(log)
     assert len(log.samples) == samples
     assert sum(s.scores["dialogue_parsing_scorer"].value["turns"] for s in log.samples) == turns
@@ -133,30 +137,88 @@ def _check_gold_run(log: EvalLog, dataset: str, turns: int, samples: int) -> Non
         assert metrics[key][dataset] == metrics[key]["all"] == 1.0, key
         assert stderrs[key][dataset] == stderrs[key]["all"] == 0.0, key  # every resample is perfect too
     assert metrics["invalid_rate"][dataset] == 0.0
-    assert metrics["no_relation_rate"][dataset] == pytest.approx(EMPTY_GOLD[dataset] / turns)
+    assert metrics["no_relation_rate"][dataset] == pytest.approx(empty / turns)
 
+
+TURNS = {"stac": 1045, "molweni": 3930, "msdc": 4914}
+"""Turns (records) of each data file."""
 
 EMPTY_GOLD = {"stac": 4, "molweni": 19, "msdc": 8}
 """Turns without gold relations: their gold answer is empty, so no relation is read."""
 
-GOLD_CASES = [
-    pytest.param("stac", 1045, 109, marks=pytest.mark.slow),
-    pytest.param("molweni", 3930, 500, marks=pytest.mark.slow),
-    pytest.param("msdc", 4914, 101, marks=pytest.mark.slow),
-]
+
+def _reference_dialogues(data_root: Path, dataset: str) -> dict[str, list[dict]]:
+    """The data file's records grouped by dialogue (``doc_id`` ``<dialogue>_<turn>``), in file order, read with
+    ``json`` alone: the reference the loader is checked against."""
+    dialogues: dict[str, list[dict]] = {}
+    for record in json.loads((data_root / DATA_FILES[dataset]).read_text(encoding="utf-8")):
+        dialogues.setdefault(record["doc_id"].rpartition("_")[0], []).append(record)
+    return dialogues
 
 
-@pytest.mark.parametrize(("dataset", "turns", "dialogues"), GOLD_CASES)
-def test_gold_run_incremental(tmp_path: Path, dataset: str, turns: int, dialogues: int) -> None:
-    log = _run(tmp_path, dialogue_parsing(dataset=dataset, mode="incremental"), _gold_model())
-    _check_gold_run(log, dataset, turns, dialogues)
+def _gold_subset(data_root: Path, dataset: str) -> dict[str, list[dict]]:
+    """The records of the first two dialogues of the file and of the first dialogue with an empty-gold turn."""
+    dialogues = _reference_dialogues(data_root, dataset)
+    names = list(dialogues)[:2]
+    names += [next(n for n in dialogues if n not in names and any(not r["gold"].strip() for r in dialogues[n]))]
+    return {name: dialogues[name] for name in names}
 
 
-@pytest.mark.parametrize(("dataset", "turns", "dialogues"), GOLD_CASES)
-def test_gold_run_single_turn(tmp_path: Path, dataset: str, turns: int, dialogues: int) -> None:
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_gold_run_incremental(tmp_path: Path, data_root: Path, dataset: str) -> None:
+    """The agent answering each turn with its gold scores 1 everywhere, on three dialogues of each dataset (one
+    with an empty-gold turn); every turn of every dialogue is read the same way by
+    :func:`test_every_gold_answer_reads_as_its_gold_relations`."""
+    subset = _gold_subset(data_root, dataset)
+    ids = [f"{dataset}_{name}" for name in subset]
+    log = _run(tmp_path, dialogue_parsing(dataset=dataset, mode="incremental"), _gold_model(), sample_id=ids)
+    records = [r for rs in subset.values() for r in rs]
+    _check_gold_run(log, dataset, len(records), len(subset), sum(not r["gold"].strip() for r in records))
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_gold_run_single_turn(tmp_path: Path, data_root: Path, dataset: str) -> None:
+    records = [r for rs in _gold_subset(data_root, dataset).values() for r in rs]
     task = dialogue_parsing(dataset=dataset, mode="single-turn")
-    log = _run(tmp_path, task, scripted_model(["unused"]), solver=answer_with(lambda s: s.metadata["gold"]))
-    _check_gold_run(log, dataset, turns, turns)
+    log = _run(
+        tmp_path,
+        task,
+        scripted_model(["unused"]),
+        solver=answer_with(lambda s: s.metadata["gold"]),
+        sample_id=[f"{dataset}_{r['doc_id']}" for r in records],
+    )
+    _check_gold_run(log, dataset, len(records), len(records), sum(not r["gold"].strip() for r in records))
+
+
+def _assert_gold_read_back(total: TurnCounts, dataset: str) -> None:
+    assert total.turns == TURNS[dataset]
+    assert total.link_tp == total.link_pred == total.link_gold > 0
+    assert total.full_tp == total.full_pred == total.full_gold > 0
+    assert (total.relations_invalid, total.no_relation) == (0, EMPTY_GOLD[dataset])
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_every_gold_answer_reads_as_its_gold_relations(dataset: str) -> None:
+    """Over the whole dataset, each turn's gold given as the answer is read (:func:`read_turn`, against the turn's
+    prompt as each mode builds it, the incremental one from the relations read so far as the agent does) as exactly
+    its gold relations: nothing invalid, no echo, every count of the F1s equal on both sides."""
+    relations = RELATIONS[dataset]
+    total = TurnCounts()
+    for sample in load_dataset(dataset, "single-turn").dataset:
+        meta = sample.metadata
+        assert isinstance(sample.input, str)
+        parsed = read_turn(meta["gold"], sample.input, meta["turn"], relations, meta["n_edus"])
+        total = total + count_turn(parsed, parse_gold(meta["gold"]))
+    _assert_gold_read_back(total, dataset)
+    total = TurnCounts()
+    for sample in load_dataset(dataset, "incremental", order="file").dataset:
+        edus, predicted = sample.metadata["edus"], {}
+        for turn in sample.metadata["turns"]:
+            j = turn["turn"]
+            parsed = read_turn(turn["gold"], turn_prompt(edus, predicted, j), j, relations, len(edus))
+            predicted[j] = format_relations(parsed.valid)
+            total = total + count_turn(parsed, parse_gold(turn["gold"]))
+    _assert_gold_read_back(total, dataset)
 
 
 def test_garbage_answers_never_crash_and_count_invalid(tmp_path: Path) -> None:
