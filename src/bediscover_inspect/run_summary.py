@@ -26,8 +26,10 @@ server's reasoning parser is the first thing to check), and one when replies sto
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
+import sys
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -35,9 +37,12 @@ from typing import Any
 
 from .analysis import eval_seed
 from .evallogs.results import read_results
+from .evallogs.samples import read_samples_async
+from .evallogs.scores import run_facts, some_not_scored
 from .measures import SCORERS, headline
 from .metrics import PRIMARY_GROUP_KEY
 from .presets import reasoning_flag
+from .report.setting import log_differences
 
 MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}
 """How a headline measure is named in the table (the paper's terms); another measure keeps its metric name."""
@@ -106,22 +111,7 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
     reasoning = (log.eval.task_args or {}).get("reasoning")
     base = {"task": task, "seed": seed, "reasoning": reasoning, "log": shown_path(str(log.location), log_dir)}
     if log.status != "success" or not log.results:
-        return [
-            base
-            | {
-                "dataset": f"({log.status})",
-                "measure": "",
-                "headline": math.nan,
-                "headline_stderr": math.nan,
-                "invalid": math.nan,
-                "cut_off": math.nan,
-                "samples": log.results.completed_samples if log.results else 0,
-                "differs": "",
-            }
-        ]
-    from .evallogs.scores import run_facts, some_not_scored
-    from .report.setting import log_differences
-
+        return [base | _status_row(log)]
     scored = scored_samples(log)
     counts = Counter(scored.values())
     results = read_results(log)
@@ -133,22 +123,40 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
             continue
         mine = [r for r in results if r["scorer"] == score.name and r["group_key"] == PRIMARY_GROUP_KEY]
         for row in (r for r in mine if r["measure"] == measure):
-            invalid = [r["value"] for r in mine if r["measure"] in INVALID_MEASURES and r["group"] == row["group"]]
-            cut_off = [r["value"] for r in mine if r["measure"] == CUT_OFF_MEASURE and r["group"] == row["group"]]
-            rows.append(
-                base
-                | {
-                    "dataset": row["group"],
-                    "measure": measure,
-                    "headline": row["value"],
-                    "headline_stderr": row["stderr"],
-                    "invalid": invalid[0] if invalid else math.nan,
-                    "cut_off": cut_off[0] if cut_off else math.nan,
-                    "samples": counts.get(row["group"], 0),
-                    "differs": "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"])),
-                }
-            )
+            differs = "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"]))
+            rows.append(base | _dataset_row(mine, row, counts.get(row["group"], 0), differs))
     return rows
+
+
+def _status_row(log: Any) -> dict[str, Any]:
+    """The row of a log without results: its status in ``dataset``, no measure."""
+    return {
+        "dataset": f"({log.status})",
+        "measure": "",
+        "headline": math.nan,
+        "headline_stderr": math.nan,
+        "invalid": math.nan,
+        "cut_off": math.nan,
+        "samples": log.results.completed_samples if log.results else 0,
+        "differs": "",
+    }
+
+
+def _dataset_row(mine: Sequence[dict[str, Any]], row: dict[str, Any], samples: int, differs: str) -> dict[str, Any]:
+    """The row of one dataset: its headline ``row`` of the scorer's results ``mine``, with the invalid and cut-off
+    rates of the same dataset (NaN where the scorer has none)."""
+    invalid = [r["value"] for r in mine if r["measure"] in INVALID_MEASURES and r["group"] == row["group"]]
+    cut_off = [r["value"] for r in mine if r["measure"] == CUT_OFF_MEASURE and r["group"] == row["group"]]
+    return {
+        "dataset": row["group"],
+        "measure": row["measure"],
+        "headline": row["value"],
+        "headline_stderr": row["stderr"],
+        "invalid": invalid[0] if invalid else math.nan,
+        "cut_off": cut_off[0] if cut_off else math.nan,
+        "samples": samples,
+        "differs": differs,
+    }
 
 
 def _percent(value: float) -> str:
@@ -300,9 +308,6 @@ def actual_usage(logs: Sequence[Any]) -> dict[str, Any]:
     Raises:
         OSError, zipfile.BadZipFile, ValueError: a log's samples cannot be read.
     """
-    import asyncio
-
-    from .evallogs.samples import read_samples_async
 
     async def calls() -> int:
         return sum([s.model_calls for log in logs async for s in read_samples_async(str(log.location))])
@@ -355,8 +360,6 @@ def print_run_summary(logs: Sequence[Any], log_dir: str, planned: dict[str, Any]
     """Print :func:`format_table` of ``logs`` on stdout after a blank line (nothing for no rows), then
     :func:`reply_lines` after a blank line, then, given the plan's totals ``planned``, :func:`plan_lines`, and each
     log left out as one ``warning:`` line on stderr."""
-    import sys
-
     table, left_out = format_table(logs, log_dir)
     for message in left_out:
         print(f"warning: {message}", file=sys.stderr)

@@ -23,8 +23,10 @@ import errno
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from bediscover_inspect._inspect_compat import sample_error_logger
@@ -126,9 +128,7 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
     """
     from inspect_ai.log import read_eval_log_sample, read_eval_log_sample_summaries
 
-    kinds: Counter[str] = Counter()
-    example: dict[str, str] = {}
-    retried = recovered = no_usage = cancelled = 0
+    tally = _Tally()
     unreadable: list[str] = []
     for log in logs:
         location = getattr(log, "location", None)
@@ -140,49 +140,76 @@ def failure_lines(logs: Sequence[Any]) -> list[str]:
             unreadable.append(f"bediscover run: unreadable log {location}: {type(exc).__name__}: {exc}")
             continue
         for summary in summaries:
-            if summary.error is None and not summary.model_usage:
-                no_usage += 1
-            if summary.retries:
-                retried += 1
-                recovered += summary.error is None
-            if summary.error is not None:
-                kind = error_kind(str(summary.error))
-                if kind in CANCELLED_KINDS:
-                    cancelled += 1
-                    continue
-                cut = None
-                if kind == "APIConnectionError":  # a connection refused, or a reply cut half-way?
-                    cut = CUT_REPLY.findall(_traceback(read_eval_log_sample, location, summary, always=True))
-                    kind = "RemoteProtocolError" if cut else kind
-                kinds[kind] += 1
-                if kind not in example:
-                    example[kind] = (
-                        f"RemoteProtocolError: {cut[-1]}"
-                        if cut
-                        else server_words(str(summary.error), _traceback(read_eval_log_sample, location, summary))
-                    )
-    lines = []
-    for kind, count in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
-        gloss = f" — {ERROR_GLOSS[kind]}" if kind in ERROR_GLOSS else ""
-        shown = example[kind]
-        noun = "sample" if count == 1 else "samples"
-        lines.append(f"bediscover run: {count} {noun} ended in error (not scored): {kind}{gloss}; e.g. {shown}")
-    if cancelled:
-        noun, they, them = ("sample", "it", "it") if cancelled == 1 else ("samples", "they", "them")
-        lines.append(
-            f"bediscover run: {cancelled} {noun} cancelled while {they} waited for the model; re-running the command "
-            f"asks for {them} again, and for every sample not started"
-        )
-    if retried:
-        noun = "sample" if retried == 1 else "samples"
-        lines.append(f"bediscover run: {retried} {noun} re-asked after an error ({recovered} answered on a retry)")
-    if no_usage:
-        noun = "sample" if no_usage == 1 else "samples"
-        lines.append(
-            f"bediscover run: {no_usage} {noun} without token usage (not reported by the provider): left out of "
-            "output_tokens and reasoning_tokens"
-        )
-    return lines + unreadable
+            tally.add(summary, partial(_traceback, read_eval_log_sample, location))
+    return tally.lines() + unreadable
+
+
+@dataclass
+class _Tally:
+    """What the sample summaries of a run's logs show (:func:`failure_lines`): the errors of each kind, with one
+    example each; the samples cancelled, re-asked after an error (and answered on a retry), and answered without
+    token usage."""
+
+    kinds: Counter[str] = field(default_factory=Counter)
+    example: dict[str, str] = field(default_factory=dict)
+    retried: int = 0
+    recovered: int = 0
+    no_usage: int = 0
+    cancelled: int = 0
+
+    def add(self, summary: Any, traceback: Callable[..., str]) -> None:
+        """Count one sample ``summary``; ``traceback(summary, always=False)`` reads its error's traceback
+        (:func:`_traceback` of its log)."""
+        if summary.error is None and not summary.model_usage:
+            self.no_usage += 1
+        if summary.retries:
+            self.retried += 1
+            self.recovered += summary.error is None
+        if summary.error is not None:
+            self._add_error(summary, traceback)
+
+    def _add_error(self, summary: Any, traceback: Callable[..., str]) -> None:
+        kind = error_kind(str(summary.error))
+        if kind in CANCELLED_KINDS:
+            self.cancelled += 1
+            return
+        cut = None
+        if kind == "APIConnectionError":  # a connection refused, or a reply cut half-way?
+            cut = CUT_REPLY.findall(traceback(summary, always=True))
+            kind = "RemoteProtocolError" if cut else kind
+        self.kinds[kind] += 1
+        if kind not in self.example:
+            self.example[kind] = (
+                f"RemoteProtocolError: {cut[-1]}" if cut else server_words(str(summary.error), traceback(summary))
+            )
+
+    def lines(self) -> list[str]:
+        """The summary lines (as :func:`failure_lines` lists them, the unreadable logs' lines left out)."""
+        lines = []
+        for kind, count in sorted(self.kinds.items(), key=lambda item: (-item[1], item[0])):
+            gloss = f" — {ERROR_GLOSS[kind]}" if kind in ERROR_GLOSS else ""
+            noun = "sample" if count == 1 else "samples"
+            lines.append(
+                f"bediscover run: {count} {noun} ended in error (not scored): {kind}{gloss}; e.g. {self.example[kind]}"
+            )
+        if self.cancelled:
+            noun, they, them = ("sample", "it", "it") if self.cancelled == 1 else ("samples", "they", "them")
+            lines.append(
+                f"bediscover run: {self.cancelled} {noun} cancelled while {they} waited for the model; re-running the "
+                f"command asks for {them} again, and for every sample not started"
+            )
+        if self.retried:
+            noun = "sample" if self.retried == 1 else "samples"
+            lines.append(
+                f"bediscover run: {self.retried} {noun} re-asked after an error ({self.recovered} answered on a retry)"
+            )
+        if self.no_usage:
+            noun = "sample" if self.no_usage == 1 else "samples"
+            lines.append(
+                f"bediscover run: {self.no_usage} {noun} without token usage (not reported by the provider): left "
+                "out of output_tokens and reasoning_tokens"
+            )
+        return lines
 
 
 def _traceback(read_sample: Any, location: str, summary: Any, always: bool = False) -> str:
