@@ -21,16 +21,26 @@ log directory …) print one line ``bediscover <command>: error: …`` on stderr
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from bediscover_inspect._inspect_compat import panels_without_scores
+from bediscover_inspect import workers
+from bediscover_inspect._inspect_compat import PrerequisiteError, panels_without_scores
+from bediscover_inspect.data import pinned
+from bediscover_inspect.evallogs.scores import LogScores, ReportWarning, read_log_scores
+from bediscover_inspect.gate import compare_output, rescore
+from bediscover_inspect.gate.compare import CompareError
 from bediscover_inspect.plan.core import Plan, expected_from_logs, make_plan
 from bediscover_inspect.plan.cost import CostConfigError, model_prices
 from bediscover_inspect.plan.count import is_incremental, prompts_of
@@ -38,6 +48,9 @@ from bediscover_inspect.plan.render import budget_verdict, one_line, render
 from bediscover_inspect.plan.spec import EvalGroup, RunSpec, SpecError, add_plan_arguments, add_run_arguments, run_spec
 from bediscover_inspect.plan.timing import Timing, probe
 from bediscover_inspect.plan.tokenizers import tokenizer_for
+from bediscover_inspect.presets import model_family
+from bediscover_inspect.report.build import Report, build_report
+from bediscover_inspect.report.matching import parse_paper_models
 from bediscover_inspect.report.paper_table import write_paper_table
 from bediscover_inspect.run.calls import bound_calls
 from bediscover_inspect.run.failures import is_disk_full
@@ -53,6 +66,7 @@ from bediscover_inspect.run.interrupts import (
 )
 from bediscover_inspect.run.options import UsageError, cap_error_counts, client_model_args, eval_set_options
 from bediscover_inspect.run_summary import print_run_summary
+from bediscover_inspect.split import mark_part, sample_counts
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
     TASK_NAMES,
@@ -147,48 +161,109 @@ def build_tasks(
     """
     from inspect_ai.model import GenerateConfig
 
-    from bediscover_inspect.presets import model_family
-    from bediscover_inspect.split import mark_part
-
     functions = {name: resolve_task(name) for name in task_names}
+    _check_task_arg_names(task_args)
+    tasks = []
+    with warnings_to_stderr(warn):  # a skipped dataset is named once, not once per seed and mode
+        for name in task_names:
+            builder = _TaskBuilder.checked(functions[name], name, subset, task_args, model, reasoning_effort)
+            for reasoning, seed in itertools.product(modes, (int(seed) for seed in seeds)):
+                mine, parts = _cell_parts((name, reasoning, seed), cells, plan)
+                for part in mine:
+                    task = builder.build(reasoning, part, parts)
+                    task.config = task.config.merge(GenerateConfig(seed=seed))
+                    task.metadata = {**(task.metadata or {}), "seed": seed}
+                    tasks.append(task)
+    return tasks
+
+
+def _check_task_arg_names(task_args: Mapping[str, Any]) -> None:
+    """Refuse a ``-T <task>.<arg>`` of an unknown task and a ``-T`` argument that ``bediscover run`` sets itself
+    (:data:`RUN_OPTIONS`).
+
+    Raises:
+        TaskArgumentError: the message names the argument and the tasks or the option to use instead.
+    """
     for key in task_args:
         prefix, dot, arg = key.partition(".")
         if dot and prefix not in TASK_NAMES:
             raise TaskArgumentError(f"-T {key}: unknown task {prefix!r}; the tasks are: {', '.join(TASK_NAMES)}")
         if (arg if dot else key) in RUN_OPTIONS:
             raise TaskArgumentError(f"-T {key}: {RUN_OPTIONS[arg if dot else key]}")
-    shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
-    tasks = []
-    wholes: dict[str, Any] = {}
-    with warnings_to_stderr(warn):  # a skipped dataset is named once, not once per seed and mode
-        for name in task_names:
-            own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
-            given = dict(own)  # what the user passed, for messages
-            if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
-                own["presets"] = model_family(model, reasoning_effort)
-            try:
-                check_task_args(name, own | {"subset": subset, "reasoning": False})
-            except TASK_ERRORS as exc:
-                raise TaskArgumentError(task_error_message(name, given, exc)) from exc
-            for reasoning in modes:
-                for seed in seeds:
-                    cell = (name, reasoning, int(seed))
-                    listed = [cell] if cells is None else cells
-                    mine = [tuple(c[3]) if len(c) > 3 else () for c in listed if tuple(c[:3]) == cell]
-                    parts = [tuple(c[3]) for c in plan or listed if tuple(c[:3]) == cell and len(c) > 3]
-                    for part in mine:
-                        try:
-                            task = functions[name](subset=subset, reasoning=reasoning, **own_part(own, part))
-                            if part:
-                                whole = wholes.get(name) or functions[name](subset=subset, reasoning=False, **own)
-                                wholes[name] = whole
-                                mark_part(task, parts, part, own.get("dataset"), whole)
-                        except TASK_ERRORS as exc:
-                            raise TaskArgumentError(task_error_message(name, given, exc)) from exc
-                        task.config = task.config.merge(GenerateConfig(seed=int(seed)))
-                        task.metadata = {**(task.metadata or {}), "seed": int(seed)}
-                        tasks.append(task)
-    return tasks
+
+
+def _cell_parts(
+    cell: tuple[str, bool, int], cells: Collection[tuple[Any, ...]] | None, plan: Collection[tuple[Any, ...]] | None
+) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The parts of the eval ``cell`` (task, reasoning, seed) to build here (``()`` for the whole eval; every cell
+    when ``cells`` is ``None``), and the parts that ``plan`` (default ``cells``) splits the eval into."""
+    listed = [cell] if cells is None else cells
+    mine = [tuple(c[3]) if len(c) > 3 else () for c in listed if tuple(c[:3]) == cell]
+    parts = [tuple(c[3]) for c in plan or listed if tuple(c[:3]) == cell and len(c) > 3]
+    return mine, parts
+
+
+@dataclass
+class _TaskBuilder:
+    """Builds the evals of one task with its arguments; the whole task, which marks the parts of a split eval,
+    is built once.
+
+    Attributes:
+        function: the task's ``@task`` function.
+        name: the task's name.
+        subset: ``paper`` or ``full``.
+        own: the task's arguments (the shared ``-T`` ones and its own, ``presets`` resolved).
+        given: what the user passed, for messages.
+        whole: the whole task, once a part needed it.
+    """
+
+    function: Callable[..., Any]
+    name: str
+    subset: str
+    own: dict[str, Any]
+    given: dict[str, Any]
+    whole: Any = None
+
+    @classmethod
+    def checked(
+        cls,
+        function: Callable[..., Any],
+        name: str,
+        subset: str,
+        task_args: Mapping[str, Any],
+        model: str | None,
+        reasoning_effort: str | None,
+    ) -> _TaskBuilder:
+        """The builder of task ``name`` with ``task_args`` (see :func:`build_tasks`), its arguments checked.
+
+        Raises:
+            TaskArgumentError: the task refuses its arguments.
+        """
+        shared = {k: v for k, v in task_args.items() if k.partition(".")[0] not in TASK_NAMES}
+        own = shared | {k.partition(".")[2]: v for k, v in task_args.items() if k.partition(".")[0] == name}
+        given = dict(own)
+        if model is not None and str(own.get("presets", "auto")).strip().lower() == "auto":
+            own["presets"] = model_family(model, reasoning_effort)
+        try:
+            check_task_args(name, own | {"subset": subset, "reasoning": False})
+        except TASK_ERRORS as exc:
+            raise TaskArgumentError(task_error_message(name, given, exc)) from exc
+        return cls(function, name, subset, own, given)
+
+    def build(self, reasoning: bool, part: tuple[str, ...], parts: Sequence[tuple[str, ...]]) -> Any:
+        """The task in ``reasoning`` mode: whole (``part`` empty) or one ``part`` of those of its split eval.
+
+        Raises:
+            TaskArgumentError: the task function rejects its arguments or cannot load its data.
+        """
+        try:
+            task = self.function(subset=self.subset, reasoning=reasoning, **own_part(self.own, part))
+            if part:
+                self.whole = self.whole or self.function(subset=self.subset, reasoning=False, **self.own)
+                mark_part(task, parts, part, self.own.get("dataset"), self.whole)
+        except TASK_ERRORS as exc:
+            raise TaskArgumentError(task_error_message(self.name, self.given, exc)) from exc
+        return task
 
 
 def own_part(own: dict[str, Any], part: Sequence[str]) -> dict[str, Any]:
@@ -202,8 +277,6 @@ def plain_message(exc: BaseException) -> str:
     without a leading ``ERROR:`` (the line that prints it already says error); its paragraphs become sentences
     (Inspect's ``ERROR: Unable to initialise OpenAI client\n\nNo OPENAI_API_KEY … defined in the environment.``
     -> ``Unable to initialise OpenAI client. No OPENAI_API_KEY … defined in the environment.``)."""
-    import re
-
     parts = [message_line(Exception(part)) for part in re.split(r"\n\s*\n", str(exc))]
     parts = [part for part in parts if part]
     text = " ".join(part if i == len(parts) - 1 or part[-1] in ".:;!?" else f"{part}." for i, part in enumerate(parts))
@@ -221,8 +294,6 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
             ``vllm`` package, the message names both fixes.
     """
     from inspect_ai.model import get_model
-
-    from ._inspect_compat import PrerequisiteError
 
     if model.startswith("vllm/") and not (base_url or os.environ.get("VLLM_BASE_URL")):
         import importlib.util
@@ -352,17 +423,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     spec = spec_of(args)
     plan = plan_of(spec, warn=True)
     if args.from_logs:
-        try:
-            plan.expected, models = expected_from_logs(args.from_logs)
-        except NotADirectoryError as exc:
-            raise UsageError(str(exc)) from exc
-        missing = sorted(
-            {f"{r.task} reasoning {'on' if r.reasoning else 'off'}" for r in plan.rows}
-            - {f"{task} reasoning {'on' if reasoning else 'off'}" for task, reasoning in plan.expected}
-        )
-        plan.notes.append(f"expected output tokens from {args.from_logs} (models: {', '.join(models) or 'none'})")
-        if missing:
-            plan.notes.append(f"no expected output tokens (no usage in --from-logs) for: {'; '.join(missing)}")
+        _expect_from_logs(plan, args.from_logs)
     if args.probe or args.rate:
         plan.timing = timing_of(args, spec)
     print(render(plan, args.format))
@@ -370,6 +431,26 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if code:
         print(f"bediscover plan: {line}", file=sys.stderr)
     return code
+
+
+def _expect_from_logs(plan: Plan, from_logs: str) -> None:
+    """Set ``plan``'s expected output tokens from the logs in ``from_logs`` (``plan --from-logs``), with a note
+    naming the models they come from and one naming the evals they leave without.
+
+    Raises:
+        UsageError: ``from_logs`` is not a directory.
+    """
+    try:
+        plan.expected, models = expected_from_logs(from_logs)
+    except NotADirectoryError as exc:
+        raise UsageError(str(exc)) from exc
+    missing = sorted(
+        {f"{r.task} reasoning {'on' if r.reasoning else 'off'}" for r in plan.rows}
+        - {f"{task} reasoning {'on' if reasoning else 'off'}" for task, reasoning in plan.expected}
+    )
+    plan.notes.append(f"expected output tokens from {from_logs} (models: {', '.join(models) or 'none'})")
+    if missing:
+        plan.notes.append(f"no expected output tokens (no usage in --from-logs) for: {'; '.join(missing)}")
 
 
 def timing_of(args: argparse.Namespace, spec: RunSpec) -> Timing:
@@ -430,29 +511,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     for group in spec.groups:
         if group.label:
             print(f"bediscover run: {group.label}", flush=True)
-        planned = None if plan is None else plan.totals([row for row in plan.rows if row.group == group.label])
-        code = max(code, run_group(args, spec, group, planned))
+        code = max(code, run_group(args, spec, group, _group_totals(plan, group)))
         if code == EXIT_INTERRUPTED:
             break
     return code
+
+
+def _group_totals(plan: Plan | None, group: EvalGroup) -> dict[str, Any] | None:
+    """The plan's totals of one group of evals (``None`` without a plan: a worker process)."""
+    return None if plan is None else plan.totals([row for row in plan.rows if row.group == group.label])
 
 
 def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned: dict[str, Any] | None = None) -> int:
     """Run one :class:`~bediscover_inspect.plan.spec.EvalGroup` of ``spec`` (its tasks x modes x seeds) in this
     process or over ``--workers``; returns the exit code. ``planned``: the group's plan totals, printed beside the
     actual figures under the end-of-run table."""
-    from inspect_ai import eval_set
-
-    from bediscover_inspect import workers
-    from bediscover_inspect.split import sample_counts
-
-    from ._inspect_compat import PrerequisiteError
-
     args.tasks, args.seeds = list(group.tasks), list(spec.seeds)
-    task_args = group.task_args
     model_args = client_model_args(args.model, parse_kv(args.model_arg, "-M"))
     modes = list(spec.modes)
-    options = dict(subset=args.subset, task_args=task_args, model=args.model, reasoning_effort=args.reasoning_effort)
+    options = dict(
+        subset=args.subset, task_args=group.task_args, model=args.model, reasoning_effort=args.reasoning_effort
+    )
 
     def sizes_of(name: str) -> dict[str, int]:
         [whole] = build_tasks([name], [0], [False], **options, warn=False)
@@ -475,20 +554,76 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned
         plan=pieces,
         warn=args.workers == 1,  # workers warn, each for the data it loads
     )
-    if not cells or args.workers > 1:
-        calls = workers.calls_per_cell(cells, tasks, args.limit)
-        with run_guard(
-            args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args) if cells else None
-        ) as guard:
-            code, line = workers.run_spread(args, cells, model, calls, guard.lock)
-        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir, planned)
+    run = _Run(args, spec, cells, model, model_args, tasks, planned)
+    return run.over_workers() if not cells or args.workers > 1 else run.here()
+
+
+@dataclass
+class _Run:
+    """One group's evals as :func:`run_group` has prepared them: ``cells`` (this process's share, Inspect
+    ``tasks`` built for them), the ``model`` checked (``None`` without cells) with its client ``model_args``, and
+    the group's ``planned`` totals."""
+
+    args: argparse.Namespace
+    spec: RunSpec
+    cells: list[Any]
+    model: Any
+    model_args: dict[str, Any]
+    tasks: list[Any]
+    planned: dict[str, Any] | None
+
+    def over_workers(self) -> int:
+        """Run the cells over ``--workers`` processes (:func:`bediscover_inspect.workers.run_spread`) under the run's
+        guard; print the run's table and closing line; return the exit code."""
+        args, cells = self.args, self.cells
+        calls = workers.calls_per_cell(cells, self.tasks, args.limit)
+        lock = lock_of(args) if cells else None
+        with run_guard(args.model, args.model_base_url, self.model_args, args.log_dir, lock=lock) as guard:
+            code, line = workers.run_spread(args, cells, self.model, calls, guard.lock)
+        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir, self.planned)
         print(line, file=sys.stderr if code else sys.stdout)
         return code
-    generate = spec.generate  # user flags win over the Table 7 presets
-    with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
-        bound_calls(model, args.timeout, watch.rate)
-        logs: Sequence[Any] = []
-        interrupted = False
+
+    def here(self) -> int:
+        """Run the tasks through ``eval_set`` in this process under the run's guard (lock, server and disk
+        watches); then the logs left, the run's table and closing lines; return the exit code."""
+        args, cells, tasks = self.args, self.cells, self.tasks
+        with run_guard(args.model, args.model_base_url, self.model_args, args.log_dir, lock=lock_of(args)) as watch:
+            bound_calls(self.model, args.timeout, watch.rate)
+            logs, interrupted = self.eval_set(watch)
+            interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
+            workers.remove_superseded(args.log_dir, {cell[:3] for cell in cells})  # under the lock: no other writer
+            logs, interrupted = self.logs_left(logs, interrupted)
+            code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
+            workers.write_result(args.worker_result, logs, len(tasks))
+            if not args.worker_result:  # a worker's evals are in its parent's table
+                if args.shard or any(cell[3] for cell in cells):  # merge parts, list shards
+                    logs = workers.merge_and_list(args.log_dir, cells)
+                print_run_summary(logs, args.log_dir, self.planned)
+            code, lines = closing_lines(watch, code, line, logs, args.log_dir)
+            for text in lines:
+                print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)
+        return code
+
+    def logs_left(self, logs: Sequence[Any], interrupted: bool) -> tuple[Sequence[Any], bool]:
+        """The eval set's ``logs``, or, when it returned fewer than the tasks (none when Ctrl-C stopped it), what
+        it left in the log directory for the cells; ``interrupted`` also when one of those was cancelled."""
+        if len(logs) >= len(self.tasks):
+            return logs, interrupted
+        cells = {cell[:3] for cell in self.cells}
+        left = workers.logs_of_cells(workers.logs_in(self.args.log_dir), cells)
+        return logs or left, interrupted or any(log.status == "cancelled" for log in left)
+
+    def eval_set(self, watch: Any) -> tuple[Sequence[Any], bool]:
+        """The logs of Inspect's ``eval_set`` over the tasks (none when it was stopped or the disk filled, which
+        ``watch`` then records), and whether a Ctrl-C stopped it.
+
+        Raises:
+            UsageError: a missing package or API key, an unknown model provider, Inspect's configuration checks.
+        """
+        from inspect_ai import eval_set
+
+        args, tasks = self.args, self.tasks
         with interrupts_stop_the_eval_set():  # the signal handlers of the eval set
             try:
                 if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
@@ -498,7 +633,7 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned
                         eval_set,
                         tasks,
                         log_dir=args.log_dir,
-                        model=model,
+                        model=self.model,
                         limit=args.limit,
                         max_tasks=args.max_tasks,
                         max_samples=args.max_samples,
@@ -506,12 +641,13 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned
                         display=args.display,
                         score_display=args.score_display,
                         log_realtime=args.log_realtime,
-                        model_cost_config=spec.cost_config,
+                        model_cost_config=self.spec.cost_config,
                         **cap_error_counts(tasks, eval_set_options(args), args.limit),
-                        **generate,
+                        **self.spec.generate,  # user flags win over the Table 7 presets
                     )
+                return logs, False
             except KeyboardInterrupt:
-                interrupted = True
+                return [], True
             except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
                 raise UsageError(plain_message(exc)) from exc
             except ValueError as exc:  # Inspect's configuration checks
@@ -520,22 +656,7 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned
                 if not is_disk_full(exc):
                     raise
                 watch.disk.message = str(exc)
-        interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
-        workers.remove_superseded(args.log_dir, {cell[:3] for cell in cells})  # under the lock: no other writer
-        if len(logs) < len(tasks):  # Inspect returns no logs when Ctrl-C stopped the eval set: read what it left
-            left = workers.logs_of_cells(workers.logs_in(args.log_dir), {cell[:3] for cell in cells})
-            interrupted = interrupted or any(log.status == "cancelled" for log in left)
-            logs = logs or left
-        code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
-        workers.write_result(args.worker_result, logs, len(tasks))
-        if not args.worker_result and (args.shard or any(cell[3] for cell in cells)):  # merge parts, list shards
-            logs = workers.merge_and_list(args.log_dir, cells)
-        if not args.worker_result:  # a worker's evals are in its parent's table
-            print_run_summary(logs, args.log_dir, planned)
-        code, lines = closing_lines(watch, code, line, logs, args.log_dir)
-        for text in lines:
-            print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)
-    return code
+                return [], False
 
 
 EXIT_INCOMPLETE = 3
@@ -545,13 +666,13 @@ comparison; the files are written all the same."""
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import warnings
-    from pathlib import Path
+    """``bediscover report``: the report of ``--log-dir`` in ``--out`` (and ``--table N``'s paper table); exit 0, or
+    :data:`EXIT_INCOMPLETE` when something is missing from it.
 
-    from bediscover_inspect.evallogs.scores import ReportWarning, read_log_scores
-    from bediscover_inspect.report.build import build_report
-    from bediscover_inspect.report.matching import parse_paper_models
-
+    Raises:
+        UsageError: ``--out`` is a file, an unknown ``--tasks`` or ``--paper-model``, a log directory that cannot be
+            read, an output directory that cannot be written, an unknown ``--table``.
+    """
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out is not a directory: {out}")
@@ -562,28 +683,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         paper_models = parse_paper_models(args.paper_model)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    try:  # one event loop reads the logs, so a store is read through one client
-        read = read_log_scores(args.log_dir, classes=True)
-    except NotADirectoryError as exc:
-        raise UsageError(f"--log-dir is not a directory: {args.log_dir}") from exc
-    except (OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from exc
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ReportWarning)  # printed below, once
-        try:
-            report = build_report(
-                args.log_dir,
-                out,
-                ddof=args.ddof,
-                expected_seeds=args.seeds,
-                tasks=args.tasks,
-                plots=not args.no_plots,
-                paper_models=paper_models,
-                read=read,
-            )
-        except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
-            # the output directory cannot be created or written
-            raise UsageError(f"{type(exc).__name__}: {exc}") from exc
+    report = _report(args, out, paper_models, _read_logs(args.log_dir))
     for message in report.warnings:
         print(f"{'incomplete' if message in report.incomplete else 'warning'}: {message}", file=sys.stderr)
     for note in report.notes:
@@ -604,6 +704,46 @@ def cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INCOMPLETE
     print(line)
     return 0
+
+
+def _read_logs(log_dir: str) -> LogScores:
+    """The logs of ``report --log-dir`` with their class tables' labels, read in one event loop (so a store is read
+    through one client).
+
+    Raises:
+        UsageError: not a directory, or a store or path that cannot be read.
+    """
+    try:
+        return read_log_scores(log_dir, classes=True)
+    except NotADirectoryError as exc:
+        raise UsageError(f"--log-dir is not a directory: {log_dir}") from exc
+    except (OSError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _report(args: argparse.Namespace, out: Path, paper_models: dict[str, str], read: LogScores) -> Report:
+    """:func:`~bediscover_inspect.report.build.build_report` of the logs ``read`` into ``out``, its warnings left to
+    the command's own lines.
+
+    Raises:
+        UsageError: the output directory cannot be created or written.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReportWarning)  # printed by the command, once
+        try:
+            return build_report(
+                args.log_dir,
+                out,
+                ddof=args.ddof,
+                expected_seeds=args.seeds,
+                tasks=args.tasks,
+                plots=not args.no_plots,
+                paper_models=paper_models,
+                read=read,
+            )
+        except (FileNotFoundError, NotADirectoryError, PermissionError, FileExistsError) as exc:
+            # the output directory cannot be created or written
+            raise UsageError(f"{type(exc).__name__}: {exc}") from exc
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -673,17 +813,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(func=cmd_report)
 
-    from bediscover_inspect.gate import compare_output, rescore
-    from bediscover_inspect.gate.compare import CompareError
-
     compare_parser = sub.add_parser("compare", help="paired significance tests of a candidate against a baseline")
     compare_output.add_arguments(compare_parser)
     compare_parser.set_defaults(func=_guarded(compare_output.run_command, CompareError))
     rescore_parser = sub.add_parser("rescore", help="re-score existing logs with the current scorers")
     rescore.add_arguments(rescore_parser)
     rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))
-
-    from bediscover_inspect.data import pinned
 
     fetch_parser = sub.add_parser(
         "fetch", help="download and verify every pinned data file ahead of time (for machines without a network)"
