@@ -113,7 +113,7 @@ def bediscover_run(
 ) -> subprocess.Popen:
     """Start ``bediscover run --model MODEL --log-dir log_dir ARGS`` through the console script's entry point."""
     return subprocess.Popen(
-        [sys.executable, "-m", "bediscover_inspect.run.entry", "run", "--model", MODEL, "--log-dir", str(log_dir)]
+        [sys.executable, "-m", "bediscover_inspect.entry", "run", "--model", MODEL, "--log-dir", str(log_dir)]
         + list(args),
         env={**os.environ, **(env or {})},
         stdout=subprocess.PIPE,

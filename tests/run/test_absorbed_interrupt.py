@@ -19,7 +19,7 @@ from bediscover_inspect.run import interrupts
 # console script runs; {break_import} makes importing the CLI fail, as the wrapped interrupt did
 SCRIPT = """
 import os, signal, sys
-from bediscover_inspect.run import entry
+from bediscover_inspect import entry
 sys.argv = ["bediscover", "run", "--model", "mockllm/model"]
 {deliver}
 {break_import}

@@ -160,7 +160,7 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable
         [
             sys.executable,
             "-m",
-            "bediscover_inspect.run.entry",
+            "bediscover_inspect.entry",
             "run",
             "--model",
             model,
@@ -229,11 +229,11 @@ def test_a_killed_runs_lock_does_not_stay(fault_server, tmp_path):
 @pytest.mark.slow
 def test_the_console_script_imports_nothing_before_it_can_answer_ctrl_c():
     # every module imported before console_main runs is a window in which Ctrl-C prints a traceback
-    code = "import sys; before = set(sys.modules); import bediscover_inspect.run.entry; print(sorted(set(sys.modules) - before))"
+    code = "import sys; before = set(sys.modules); import bediscover_inspect.entry; print(sorted(set(sys.modules) - before))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert (
         proc.stdout.strip()
-        == "['__future__', 'bediscover_inspect', 'bediscover_inspect.run', 'bediscover_inspect.run.entry', "
+        == "['__future__', 'bediscover_inspect', 'bediscover_inspect.entry', 'bediscover_inspect.run', "
         "'bediscover_inspect.run.interrupts']"
     )
 
@@ -299,7 +299,7 @@ def token_counts(log_dir: Path) -> tuple[list, float]:
 
 def bediscover(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bediscover_inspect.run.entry", *args], capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "bediscover_inspect.entry", *args], capture_output=True, text=True, timeout=600
     )
 
 
@@ -352,14 +352,14 @@ def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fau
 FULL_DISK_SCRIPT = r"""
 set -u
 mount -t tmpfs -o size=2m tmpfs "$FULL" || exit 97
-"$PYTHON" -m bediscover_inspect.run.entry run "$@" --log-dir "$FULL/logs" > "$OUT/first.txt" 2>&1 &
+"$PYTHON" -m bediscover_inspect.entry run "$@" --log-dir "$FULL/logs" > "$OUT/first.txt" 2>&1 &
 run=$!
 while [ "$(wc -l < "$REQUESTS")" -lt "$FILL_AFTER" ] && kill -0 $run 2>/dev/null; do sleep 0.1; done
 dd if=/dev/zero of="$FULL/fill" bs=64k 2>/dev/null
 wait $run; echo $? > "$OUT/first.code"
 wc -l < "$REQUESTS" > "$OUT/first.requests"
 rm "$FULL/fill"
-"$PYTHON" -m bediscover_inspect.run.entry run "$@" --log-dir "$FULL/logs" > "$OUT/second.txt" 2>&1
+"$PYTHON" -m bediscover_inspect.entry run "$@" --log-dir "$FULL/logs" > "$OUT/second.txt" 2>&1
 echo $? > "$OUT/second.code"
 cp -r "$FULL/logs" "$OUT/logs"
 """

@@ -2,6 +2,7 @@
 (:mod:`.endpoint`), the log-directory lock (:mod:`.lock`), the stop of a run whose server went down (:mod:`.down`),
 the closing summary of failures (:mod:`.failures`), all put together by :mod:`.guard`.
 
-This package's ``__init__`` is empty on purpose: the console script (:mod:`.entry`) is imported through it, and
-whatever it imported would run before the script can answer a Ctrl-C with its one line.
+This package's ``__init__`` is empty on purpose: the console script (:mod:`bediscover_inspect.entry`) imports
+:mod:`.interrupts` through it, and whatever it imported would run before the script can answer a Ctrl-C with its
+one line.
 """

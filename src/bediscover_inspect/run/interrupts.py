@@ -1,7 +1,7 @@
 """Ctrl-C (SIGINT) of every ``bediscover`` command: the count of interrupts received, the handler that turns one
 into :class:`KeyboardInterrupt` (a second one leaves at once), and the one line an interrupted command ends with.
 
-Imports only ``os`` and ``sys`` (loaded with the interpreter), so the console script (:mod:`.entry`) can use it
+Imports only ``os`` and ``sys`` (loaded with the interpreter), so the console script (:mod:`bediscover_inspect.entry`) can use it
 before anything else is imported.
 """
 

@@ -1,7 +1,8 @@
 """The ``bediscover`` console script: a Ctrl-C while the command starts up (importing Inspect takes seconds)
 ends it with one line and exit code 130 instead of a ``KeyboardInterrupt`` traceback.
 
-Neither this module nor the packages above it import anything before :func:`console_main` runs, so the
+Neither this module nor the packages it is imported through (``bediscover_inspect``, and ``bediscover_inspect.run``
+for :mod:`~bediscover_inspect.run.interrupts`) import anything before :func:`console_main` runs, so the
 interrupt is caught from the first Python code of this package on; :func:`bediscover_inspect.cli.console_main`
 takes over once it is imported. Only a Ctrl-C while the interpreter itself starts (its first 10–20 ms) ends the
 process by the signal, silently, before any of this runs.
