@@ -74,15 +74,19 @@ def incompleteness(
     else:
         lines = coverage_warnings(read.scores, expected_seeds, tasks)
     used = [(path, why) for path, why in read.skipped if not why.startswith((SUPERSEDED, NOT_OURS))]
-    started = [path for path, why in used if why == STARTED]
     lines += [f"log not used: {path} ({why})" for path, why in used if why != STARTED]
-    if started:
-        shown = ", ".join(started[:3]) + (f" and {len(started) - 3} more" if len(started) > 3 else "")
-        lines.append(
-            f"{len(started)} log{'s' if len(started) > 1 else ''} never finished, left out (status started: a run "
-            f"that crashed, was killed or is still running; the same bediscover run command resumes it): {shown}"
-        )
-    return lines
+    return lines + _never_finished([path for path, why in used if why == STARTED])
+
+
+def _never_finished(started: Sequence[str]) -> list[str]:
+    """One line for the logs of status ``started`` (the first three named), none when there are none."""
+    if not started:
+        return []
+    shown = ", ".join(started[:3]) + (f" and {len(started) - 3} more" if len(started) > 3 else "")
+    return [
+        f"{len(started)} log{'s' if len(started) > 1 else ''} never finished, left out (status started: a run "
+        f"that crashed, was killed or is still running; the same bediscover run command resumes it): {shown}"
+    ]
 
 
 def unrecorded_seed_notes(runs: pd.DataFrame) -> list[str]:
@@ -220,14 +224,11 @@ def build_report(
         warnings.warn(message, ReportWarning, stacklevel=2)
     notes = _notes(read, cells, paper_models)
     superseded = [f"{path} ({reason})" for path, reason in read.skipped if reason.startswith(SUPERSEDED)]
-    sections = [_report_header(log_dir, ddof)]
-    for title, items in (
+    sections = [_report_header(log_dir, ddof)] + _lists(
         ("Warnings", messages),
         ("Notes", notes),
         ("Logs superseded by a later successful log of the same run", superseded),
-    ):
-        if items:
-            sections.append(f"## {title}\n\n" + "\n".join(f"- {item}" for item in items))
+    )
     files = _write_tables(cells, read, out, ddof, plots, sections) if not cells.empty else []
     report_md = out / "report.md"
     report_md.write_text("\n\n".join(sections) + "\n", encoding="utf-8")
@@ -258,6 +259,11 @@ def _notes(read: LogScores, cells: pd.DataFrame, paper_models: Mapping[str, str]
         compared = cells[cells["paper_mean"].notna()]
         notes += [f"where the paper is ambiguous: {note}" for note in sorted(set(compared["paper_note"]) - {""})]
     return notes
+
+
+def _lists(*sections: tuple[str, Sequence[str]]) -> list[str]:
+    """A markdown section per ``(title, items)`` with items, each item a bullet."""
+    return [f"## {title}\n\n" + "\n".join(f"- {item}" for item in items) for title, items in sections if items]
 
 
 def _report_header(log_dir: str | Path, ddof: int) -> str:

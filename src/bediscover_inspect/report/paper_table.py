@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -104,27 +105,42 @@ def paper_table_frame(cells: pd.DataFrame, number: int) -> pd.DataFrame:
             & (mine.reasoning == run.reasoning)
         ]
         for column in columns:
-            hit = these[
-                (these.group_key == column.group_key)
-                & (these.group.map(normalised) == normalised(column.group))
-                & (these.measure.map(paper_key) == paper_key(column.metric))
-                & these.variant.map(lambda v, c=column: _variant_matches(task, c.variant, v))
-            ]
-            ours = hit.iloc[0] if not hit.empty else None
-            row[column.label] = "" if ours is None else format_cell(ours["mean"], ours["std"])
-            match = paper[
-                (paper.model == run.paper_model)
-                & (paper.dataset == column.dataset)
-                & (paper.variant == column.variant)
-                & (paper.metric == column.metric)
-                & (paper.reasoning == run.reasoning)
-            ]
-            value = float(match["mean"].iloc[0]) if not match.empty else math.nan
-            row[f"{column.label} paper"] = "" if math.isnan(value) else f"{value:.1f}"
-            diff = float(ours["mean"]) - value if ours is not None and not math.isnan(value) else math.nan
-            row[f"{column.label} Δ"] = "" if math.isnan(diff) else f"{diff:+.1f}"
+            row |= _column_cells(column, _our_cell(these, column, task), _paper_value(paper, column, run))
         out.append(row)
     return pd.DataFrame(out)
+
+
+def _our_cell(these: pd.DataFrame, column: Column, task: str) -> pd.Series | None:
+    """The cell of one model run's cells ``these`` that a paper ``column`` shows, ``None`` when the run has none."""
+    hit = these[
+        (these.group_key == column.group_key)
+        & (these.group.map(normalised) == normalised(column.group))
+        & (these.measure.map(paper_key) == paper_key(column.metric))
+        & these.variant.map(lambda v: _variant_matches(task, column.variant, v))
+    ]
+    return hit.iloc[0] if not hit.empty else None
+
+
+def _paper_value(paper: pd.DataFrame, column: Column, run: Any) -> float:
+    """The paper's number in ``column`` for the paper model matched with the model ``run`` (NaN when none)."""
+    match = paper[
+        (paper.model == run.paper_model)
+        & (paper.dataset == column.dataset)
+        & (paper.variant == column.variant)
+        & (paper.metric == column.metric)
+        & (paper.reasoning == run.reasoning)
+    ]
+    return float(match["mean"].iloc[0]) if not match.empty else math.nan
+
+
+def _column_cells(column: Column, ours: pd.Series | None, value: float) -> dict[str, str]:
+    """A column's three cells: ours (``mean ± std``), the paper's ``value`` and the difference (ours − paper)."""
+    diff = float(ours["mean"]) - value if ours is not None and not math.isnan(value) else math.nan
+    return {
+        column.label: "" if ours is None else format_cell(ours["mean"], ours["std"]),
+        f"{column.label} paper": "" if math.isnan(value) else f"{value:.1f}",
+        f"{column.label} Δ": "" if math.isnan(diff) else f"{diff:+.1f}",
+    }
 
 
 def latex(frame: pd.DataFrame, number: int) -> str:

@@ -84,15 +84,19 @@ def generation_differences(sent: Mapping[str, Any], paper_model: str | None, rea
         out.append(f"max_tokens {_shown(tokens)} (Table 7: {wanted})")
     for name in ("temperature", "top_p", "verbosity"):
         value, want = sent.get(name), expected[name]
-        if value is None or want is None:
-            same = value is None and want is None
-        elif name == "verbosity":
-            same = str(value) == str(want)
-        else:
-            same = abs(float(value) - float(want)) < 1e-9  # type: ignore[arg-type]
-        if not same:
+        if not _same_setting(name, value, want):
             out.append(f"{name} {_shown(value)} (Table 7: {_shown(want)})")
     return out
+
+
+def _same_setting(name: str, value: Any, want: Any) -> bool:
+    """Whether a generate setting sent (``value``) is Table 7's (``want``): both unset, the same word
+    (``verbosity``), or the same number to 1e-9."""
+    if value is None or want is None:
+        return value is None and want is None
+    if name == "verbosity":
+        return str(value) == str(want)
+    return abs(float(value) - float(want)) < 1e-9
 
 
 def _any_model_max_tokens(tokens: Any, reasoning: str, task: str) -> list[str]:
@@ -117,15 +121,21 @@ def _samples_differ(run: Mapping[str, Any], group_key: str, group: str) -> list[
     scored, built = int(run["samples"]), run.get("dataset_samples")
     if built is None or pd.isna(built) or scored >= int(built):
         return []
-    how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
-    how += ["--sample-id"] if run.get("sample_id") is not None else []
-    how += [f"{run['errored']} ended in error"] if run.get("errored") else []
+    how = _why_fewer(run)
     here = (run.get("sample_counts") or {}).get(group) if group_key == "dataset" else None
     return [
         f"samples: {scored} of {int(built)} scored"
         + (f" ({', '.join(how)})" if how else "")
         + (f", {here} of them {group}" if here is not None else "")
     ]
+
+
+def _why_fewer(run: Mapping[str, Any]) -> list[str]:
+    """What made a run score fewer samples: ``--limit N``, ``--sample-id``, samples that ended in error."""
+    how = [f"--limit {run['limit']}"] if run.get("limit") is not None else []
+    how += ["--sample-id"] if run.get("sample_id") is not None else []
+    how += [f"{run['errored']} ended in error"] if run.get("errored") else []
+    return how
 
 
 def _epochs_differ(run: Mapping[str, Any], group_key: str, group: str) -> list[str]:
@@ -219,21 +229,22 @@ def cell_differences(
         key = tuple(getattr(row, k) for k in CELL_KEYS)
         if key not in memo:
             seeds = by_run.get(key[: len(RUN_KEYS)])
-            found: list[str] = []
-            if seeds is not None:
-                seeds = seeds.sort_values("seed")
-                found = _union(
-                    [log_differences(run, row.group_key, row.group, paper_models) for run in seeds.to_dict("records")]
-                )
-                counts = [int(s) for s in seeds["samples"]]
-                if len(set(counts)) > 1:
-                    found.append(
-                        f"samples per seed differ: {'/'.join(map(str, counts))} "
-                        f"(seeds {' '.join(str(s) for s in seeds['seed'])})"
-                    )
+            found = [] if seeds is None else _seed_differences(seeds.sort_values("seed"), row, paper_models)
             memo[key] = "; ".join(found)
         texts.append(memo[key])
     return pd.Series(texts, dtype=object, index=cells.index)
+
+
+def _seed_differences(seeds: pd.DataFrame, cell: Any, paper_models: Mapping[str, str] | None) -> list[str]:
+    """The differences of one cell from its run's logs ``seeds`` (sorted by seed): each log's
+    :func:`log_differences` once, then unequal samples across seeds."""
+    found = _union([log_differences(run, cell.group_key, cell.group, paper_models) for run in seeds.to_dict("records")])
+    counts = [int(s) for s in seeds["samples"]]
+    if len(set(counts)) > 1:
+        found.append(
+            f"samples per seed differ: {'/'.join(map(str, counts))} (seeds {' '.join(str(s) for s in seeds['seed'])})"
+        )
+    return found
 
 
 def setting_warnings(cells: pd.DataFrame) -> list[str]:
