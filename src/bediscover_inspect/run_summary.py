@@ -119,12 +119,21 @@ def summary_rows(log: Any, log_dir: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for score in log.results.scores:
         measure = headline_measure(log, score.name)
-        if measure is None:
-            continue
-        mine = [r for r in results if r["scorer"] == score.name and r["group_key"] == PRIMARY_GROUP_KEY]
-        for row in (r for r in mine if r["measure"] == measure):
-            differs = "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"]))
-            rows.append(base | _dataset_row(mine, row, counts.get(row["group"], 0), differs))
+        if measure is not None:
+            rows += [base | row for row in _scorer_rows(results, score.name, measure, counts, facts)]
+    return rows
+
+
+def _scorer_rows(
+    results: Sequence[dict[str, Any]], scorer: str, measure: str, counts: Counter[str], facts: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows of one scorer: one per dataset with its headline ``measure`` among the log's ``results``;
+    ``counts``: samples scored per dataset; ``facts``: the run's facts (for ``differs``)."""
+    mine = [r for r in results if r["scorer"] == scorer and r["group_key"] == PRIMARY_GROUP_KEY]
+    rows = []
+    for row in (r for r in mine if r["measure"] == measure):
+        differs = "; ".join(log_differences(facts, PRIMARY_GROUP_KEY, row["group"]))
+        rows.append(_dataset_row(mine, row, counts.get(row["group"], 0), differs))
     return rows
 
 
@@ -169,36 +178,10 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
 
     Rows are sorted by task, reasoning mode, seed and then the dataset order of the log.
     """
-    rows: list[dict[str, Any]] = []
-    left_out: list[str] = []
-    for log in sorted(logs, key=_order):
-        try:
-            own = summary_rows(log, log_dir)
-        except (OSError, ValueError, KeyError) as exc:
-            left_out.append(f"no summary for {log.location}: {exc}")
-            continue
-        rows += [row | {"log": row["log"] if i == 0 else ""} for i, row in enumerate(own)]
+    rows, left_out = _table_rows(logs, log_dir)
     if not rows:
         return "", left_out
-    cells = [
-        [
-            row["task"],
-            _setting(row["seed"], row["reasoning"]),
-            row["dataset"],
-            (
-                f"{MEASURE_NAMES.get(row['measure'], row['measure'])} {_percent(row['headline'])}"
-                f" ± {_percent(row['headline_stderr'])} %"
-                if row["measure"]
-                else ""
-            ),
-            _rate_cell(row, "invalid"),
-            _rate_cell(row, "cut_off"),
-            str(row["samples"]),
-            row["log"],
-            row["differs"],
-        ]
-        for row in rows
-    ]
+    cells = [_row_cells(row) for row in rows]
     differs = any(row["differs"] for row in rows)
     shown = COLUMNS if differs else COLUMNS[:-1]
     cells = [line[: len(shown)] for line in cells]
@@ -213,6 +196,42 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
     ]
     lines.append(FOOTNOTE + (DIFFERS_NOTE if differs else ""))
     return "\n".join(lines), left_out
+
+
+def _table_rows(logs: Sequence[Any], log_dir: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The :func:`summary_rows` of ``logs`` in the table's order (each log's path on its first row only), and a
+    message per log whose samples could not be read."""
+    rows: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    for log in sorted(logs, key=_order):
+        try:
+            own = summary_rows(log, log_dir)
+        except (OSError, ValueError, KeyError) as exc:
+            left_out.append(f"no summary for {log.location}: {exc}")
+            continue
+        rows += [row | {"log": row["log"] if i == 0 else ""} for i, row in enumerate(own)]
+    return rows, left_out
+
+
+def _row_cells(row: dict[str, Any]) -> list[str]:
+    """One row's cells, in the order of :data:`COLUMNS`."""
+    headline = (
+        f"{MEASURE_NAMES.get(row['measure'], row['measure'])} {_percent(row['headline'])}"
+        f" ± {_percent(row['headline_stderr'])} %"
+        if row["measure"]
+        else ""
+    )
+    return [
+        row["task"],
+        _setting(row["seed"], row["reasoning"]),
+        row["dataset"],
+        headline,
+        _rate_cell(row, "invalid"),
+        _rate_cell(row, "cut_off"),
+        str(row["samples"]),
+        row["log"],
+        row["differs"],
+    ]
 
 
 def _rate_cell(row: dict[str, Any], key: str) -> str:
@@ -233,16 +252,24 @@ def reply_counts(log: Any) -> tuple[int, int, int, int]:
     if log.status != "success" and not log.samples:
         return 0, 0, 0, 0
     samples: Iterable[Any] = log.samples if log.samples else read_eval_log_sample_summaries(log.location)
-    replies = cut = only = samples_cut = 0
-    for sample in samples:
-        values = [s.value for s in (sample.scores or {}).values() if isinstance(s.value, dict)]
-        value = next((v for v in values if "cut_off" in v), values[0] if values else {})
-        n = int(value.get("turns") or 1)
-        replies += n
-        cut += round(float(value.get("cut_off") or 0.0) * n)
-        samples_cut += bool(value.get("cut_off"))
-        only += round(float(value.get("reasoning_only") or 0.0) * n)
-    return replies, cut, only, samples_cut
+    counts = [_sample_replies(sample) for sample in samples]
+    return (
+        sum(c[0] for c in counts),
+        sum(c[1] for c in counts),
+        sum(c[2] for c in counts),
+        sum(c[3] for c in counts),
+    )
+
+
+def _sample_replies(sample: Any) -> tuple[int, int, int, int]:
+    """``(replies, cut off, reasoning only, cut off at all)`` of one sample (summary), as :func:`reply_counts`
+    counts them: the values of its first score holding ``cut_off`` (else its first dict value)."""
+    values = [s.value for s in (sample.scores or {}).values() if isinstance(s.value, dict)]
+    value = next((v for v in values if "cut_off" in v), values[0] if values else {})
+    n = int(value.get("turns") or 1)
+    cut = round(float(value.get("cut_off") or 0.0) * n)
+    only = round(float(value.get("reasoning_only") or 0.0) * n)
+    return n, cut, only, int(bool(value.get("cut_off")))
 
 
 def max_tokens_of(log: Any) -> int | None:
