@@ -172,23 +172,7 @@ def merge_parts(log_dir: str, headers: Sequence[Any]) -> list[Any]:
     logs) and that has none yet; returns the headers of the logs written."""
     from inspect_ai.log import read_eval_log
 
-    groups: dict[tuple[Any, ...], dict[int, Any]] = {}
-    merged: set[tuple[Any, ...]] = set()
-    for log in headers:
-        cell = cell_of(log)
-        split = split_of(log)
-        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
-        if cell is None or log.status != "success":
-            continue
-        if split is None and MERGED in metadata:
-            merged.add((cell, log.eval.model, json.dumps(metadata.get("parameters"), sort_keys=True, default=str)))
-            continue
-        if split is None:
-            continue
-        key = (cell, log.eval.model, _whole_args(log), json.dumps(split["parts"]))
-        newer = groups.setdefault(key, {}).get(split["part"])
-        if newer is None or str(newer.eval.created) < str(log.eval.created):
-            groups[key][split["part"]] = log
+    groups, merged = _split_groups(headers)
     written = []
     for key, parts in sorted(groups.items(), key=lambda item: str(item[0])):
         count = len(json.loads(key[3]))
@@ -201,6 +185,30 @@ def merge_parts(log_dir: str, headers: Sequence[Any]) -> list[Any]:
             continue
         written.append(_write(log, log_dir))
     return written
+
+
+def _split_groups(
+    headers: Sequence[Any],
+) -> tuple[dict[tuple[Any, ...], dict[int, Any]], set[tuple[Any, ...]]]:
+    """The successful part logs of ``headers`` grouped by split eval (cell, model, whole arguments, parts) ->
+    {part number: the newest log of that part}; and the (cell, model, parameters) of the merged logs there are."""
+    groups: dict[tuple[Any, ...], dict[int, Any]] = {}
+    merged: set[tuple[Any, ...]] = set()
+    for log in headers:
+        cell = cell_of(log)
+        if cell is None or log.status != "success":
+            continue
+        split = split_of(log)
+        metadata = log.eval.metadata if isinstance(log.eval.metadata, dict) else {}
+        if split is None:
+            if MERGED in metadata:
+                merged.add((cell, log.eval.model, json.dumps(metadata.get("parameters"), sort_keys=True, default=str)))
+            continue
+        key = (cell, log.eval.model, _whole_args(log), json.dumps(split["parts"]))
+        newer = groups.setdefault(key, {}).get(split["part"])
+        if newer is None or str(newer.eval.created) < str(log.eval.created):
+            groups[key][split["part"]] = log
+    return groups, merged
 
 
 def merged_log(parts: Sequence[Any]) -> Any:
