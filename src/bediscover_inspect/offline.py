@@ -91,6 +91,7 @@ def ensure_data_files(paths: list[str]) -> list[str]:
         DataFileMissingError: a file is neither under the data root nor downloadable (the message says what to do).
         KeyError: a path that is not in the registry.
     """
+    # import cost: the data layer loads Inspect (seconds), which seeding the tiktoken cache does not need
     from .data import resolve_data_file
 
     lines = []
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", nargs="+", metavar="PATH", help="find or download these data files, then stop")
     args = parser.parse_args(argv)
     if args.data:
+        # import cost: as in ensure_data_files
         from .data import DataFileMissingError
 
         try:

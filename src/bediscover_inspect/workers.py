@@ -36,9 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bediscover_inspect import split
+from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
+from bediscover_inspect.evallogs.store import filesystem, kind, read_headers
+from bediscover_inspect.models.health import cause_and_fix
 from bediscover_inspect.run.interrupts import EXIT_INTERRUPTED, RESUME_HINT
 from bediscover_inspect.run.options import UsageError, epochs_of, whole_number
-from bediscover_inspect.split import Cell, Piece
+from bediscover_inspect.split import Cell, Piece, cell_of
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -205,8 +209,6 @@ def pieces_of(args: argparse.Namespace, modes: Sequence[bool], sizes_of: Callabl
     worker process reads its parent's list (``--pieces``), of which it runs its ``--worker`` :func:`share`.
 
     ``sizes_of``: task name -> its datasets' sample counts (:func:`bediscover_inspect.split.sample_counts`)."""
-    from bediscover_inspect import split
-
     if args.pieces:
         listed = json.loads(Path(args.pieces).read_text(encoding="utf-8"))
         return [(t, bool(r), int(s), tuple(d)) for t, r, s, d in listed]
@@ -233,16 +235,12 @@ def calls_per_cell(cells: Sequence[tuple[Any, ...]], tasks: Sequence[Any], limit
 
 
 def _exists(log_dir: str) -> bool:
-    from bediscover_inspect.evallogs.store import kind
-
     return kind(log_dir) == "dir"
 
 
 def logs_in(log_dir: str) -> list[Any]:
     """Headers of the readable logs under ``log_dir`` (what an interrupted eval set leaves)."""
     from inspect_ai.log import list_eval_logs
-
-    from bediscover_inspect.evallogs.store import read_headers
 
     # an unreadable file counts as unfinished
     return [log for log in read_headers(list_eval_logs(log_dir)) if not isinstance(log, Exception)]
@@ -254,8 +252,6 @@ def merge_and_list(log_dir: str, pieces: Sequence[Piece]) -> list[Any]:
     (Inspect's ``logs.json``, each worker's eval set having written its own, and :func:`write_eval_set_listing`),
     then the logs of ``pieces``' evals in ``log_dir`` for the run's table, a part left out when its eval has a
     merged log."""
-    from bediscover_inspect import split
-
     headers = logs_in(log_dir) if pieces else []
     if any(piece[3] for piece in pieces):
         headers += split.merge_parts(log_dir, headers)
@@ -289,8 +285,6 @@ def run_spread(
     Raises:
         bediscover_inspect.run.options.UsageError: fewer connections than workers.
     """
-    from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
-
     if not pieces:
         return 0, f"bediscover run: no evals in shard {args.shard} (more shards than evals): nothing to do"
     count = min(args.workers, len(pieces))
@@ -317,9 +311,6 @@ def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
 
     Each worker's or shard's Inspect eval set writes the file with its own tasks only, so the last one to finish
     would otherwise hide the others' from the viewer's eval-set page."""
-    from bediscover_inspect._inspect_compat import eval_set_id_for_log_dir
-    from bediscover_inspect.evallogs.store import filesystem
-
     eval_set_id = eval_set_id_for_log_dir(log_dir)
     newest: dict[str, Any] = {}
     for log in sorted(headers, key=lambda h: str(h.eval.created)):
@@ -346,8 +337,6 @@ def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
     """The eval logs (headers) among ``logs`` whose (task, reasoning, seed) is one of ``cells``: what one worker
     or shard left in a log directory it shares with others; a log :func:`superseded` by a later one of its eval
     is left out."""
-    from bediscover_inspect.split import cell_of
-
     stale = {id(log) for log in superseded(logs)}
     return [log for log in logs if cell_of(log) in cells and id(log) not in stale]
 
@@ -376,9 +365,6 @@ def remove_superseded(log_dir: str, cells: Collection[Cell]) -> None:
     (a newest log cut short keeps the earlier ones beside it); called by the process that holds the log
     directory's lock for those evals (:mod:`bediscover_inspect.run.lock`), so no other process is writing them.
     A log that cannot be deleted stays (the run's table leaves it out all the same)."""
-    from bediscover_inspect.evallogs.store import filesystem
-    from bediscover_inspect.split import cell_of
-
     fs, _ = filesystem(log_dir)
     logs = logs_in(log_dir)
     stale = superseded(logs)
@@ -513,8 +499,6 @@ def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str)
     when a worker was killed by a signal (the line names it, the signal, its likely cause and the fix), else the
     largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
     """
-    from bediscover_inspect.models.health import cause_and_fix
-
     codes = [code for code, _ in results]
     killed = [(j, -code) for j, code in enumerate(codes, start=1) if code < 0]
     done = sum(count or 0 for _, count in results)

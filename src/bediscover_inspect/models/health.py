@@ -29,6 +29,8 @@ import sys
 import time
 from pathlib import Path
 
+from .llama_build import cpu_flags, installed_libraries
+
 REBUILD = "make rebuild-llama"
 """The make target that compiles llama-cpp-python again for a portable CPU level (README, Set-up)."""
 
@@ -131,8 +133,6 @@ def run_check(cmd: list[str], model: str, timeout: float) -> tuple[bool, str]:
 
 def _fingerprint() -> str:
     """Hash of what decides whether the library runs here: its files (name, size, mtime) and the CPU's flags."""
-    from .llama_build import cpu_flags, installed_libraries
-
     libs = [(p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in installed_libraries()]
     return hashlib.sha256(json.dumps([libs, sorted(cpu_flags() or [])]).encode()).hexdigest()[:16]
 

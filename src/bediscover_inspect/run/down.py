@@ -18,6 +18,9 @@ from typing import Any
 
 from inspect_ai.hooks import Hooks, ModelRetry, ModelUsageData, SampleAttemptEnd, hooks
 
+from .endpoint import EndpointUnreachable, check_endpoint
+from .failures import error_kind
+
 FAILURES_IN_A_ROW = 5
 """Model calls in a row that could not connect before the server is checked (and the run stopped if it is down)."""
 
@@ -51,8 +54,6 @@ class ServerDownWatch:
 
     def check(self) -> None:
         """Ask the server once (blocking); when it does not answer, record why and stop the run."""
-        from .endpoint import EndpointUnreachable, check_endpoint
-
         try:
             check_endpoint(self.model, self.base_url, self.model_args)
         except EndpointUnreachable as exc:
@@ -87,8 +88,6 @@ class ServerDownHooks(Hooks):
 
     async def on_sample_attempt_end(self, data: SampleAttemptEnd) -> None:
         if data.error is not None:
-            from .failures import error_kind
-
             await self._failed(error_kind(data.error.message))
 
     async def _failed(self, kind: str | None) -> None:

@@ -8,12 +8,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .calls import RateLimitStop
+from .endpoint import EndpointUnreachable, check_endpoint
+from .failures import DiskFullWatch, digest_sample_errors, disk_full_line, failure_lines, watch_disk_full
 from .lock import LOCK_NAME, LogDirUnusable, log_dir_lock
 
 if TYPE_CHECKING:
-    from .calls import RateLimitStop
     from .down import ServerDownWatch
-    from .failures import DiskFullWatch
 
 
 class RunRefused(Exception):
@@ -53,8 +54,6 @@ def check_server(model: str, base_url: str | None, model_args: dict[str, Any]) -
     Raises:
         RunRefused: the server does not answer.
     """
-    from .endpoint import EndpointUnreachable, check_endpoint
-
     try:
         check_endpoint(model, base_url, model_args)
     except EndpointUnreachable as exc:
@@ -77,9 +76,9 @@ def run_guard(
     Raises:
         RunRefused: the log directory cannot be created, or another process holds it.
     """
-    from .calls import RateLimitStop
+    # imported here, not at the top: importing run.down registers its Inspect hook, after which Inspect prints
+    # a hooks line as the model is made; a run refused before it starts (the server check) prints none
     from .down import watch_server_down
-    from .failures import digest_sample_errors, watch_disk_full
 
     with ExitStack() as stack:
         try:
@@ -99,8 +98,6 @@ def closing_lines(
     then ``line`` (the run's outcome and resume hint); a run stopped by a full disk or by its model server
     gone down, or by a ``Retry-After`` beyond ``--timeout``, exits 1 with :func:`.failures.disk_full_line`,
     :meth:`.down.ServerDownWatch.closing_line` or :meth:`.calls.RateLimitStop.closing_line` instead of ``line``."""
-    from .failures import disk_full_line, failure_lines
-
     summary = failure_lines(logs)
     if watches.disk.message is not None:
         return 1, [*summary, disk_full_line(log_dir)]
