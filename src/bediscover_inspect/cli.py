@@ -554,109 +554,115 @@ def run_group(args: argparse.Namespace, spec: RunSpec, group: EvalGroup, planned
         plan=pieces,
         warn=args.workers == 1,  # workers warn, each for the data it loads
     )
-    run = _Run(args, spec, cells, model, model_args, tasks, planned)
-    return run.over_workers() if not cells or args.workers > 1 else run.here()
+    if not cells or args.workers > 1:
+        return _run_over_workers(args, cells, model, model_args, tasks, planned)
+    return _run_here(args, spec, model=model, model_args=model_args, cells=cells, tasks=tasks, planned=planned)
 
 
-@dataclass
-class _Run:
-    """One group's evals as :func:`run_group` has prepared them: ``cells`` (this process's share, Inspect
-    ``tasks`` built for them), the ``model`` checked (``None`` without cells) with its client ``model_args``, and
-    the group's ``planned`` totals."""
+def _run_over_workers(
+    args: argparse.Namespace,
+    cells: list[Any],
+    model: Any,
+    model_args: dict[str, Any],
+    tasks: list[Any],
+    planned: dict[str, Any] | None,
+) -> int:
+    """Run ``cells`` (this process's share of the group's evals, Inspect ``tasks`` built for them) over
+    ``--workers`` processes (:func:`bediscover_inspect.workers.run_spread`) under the run's guard; print the run's
+    table (``planned``: the group's plan totals) and closing line; return the exit code."""
+    calls = workers.calls_per_cell(cells, tasks, args.limit)
+    lock = lock_of(args) if cells else None
+    with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock) as guard:
+        code, line = workers.run_spread(args, cells, model, calls, guard.lock)
+    print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir, planned)
+    print(line, file=sys.stderr if code else sys.stdout)
+    return code
 
-    args: argparse.Namespace
-    spec: RunSpec
-    cells: list[Any]
-    model: Any
-    model_args: dict[str, Any]
-    tasks: list[Any]
-    planned: dict[str, Any] | None
 
-    def over_workers(self) -> int:
-        """Run the cells over ``--workers`` processes (:func:`bediscover_inspect.workers.run_spread`) under the run's
-        guard; print the run's table and closing line; return the exit code."""
-        args, cells = self.args, self.cells
-        calls = workers.calls_per_cell(cells, self.tasks, args.limit)
-        lock = lock_of(args) if cells else None
-        with run_guard(args.model, args.model_base_url, self.model_args, args.log_dir, lock=lock) as guard:
-            code, line = workers.run_spread(args, cells, self.model, calls, guard.lock)
-        print_run_summary(workers.merge_and_list(args.log_dir, cells), args.log_dir, self.planned)
-        print(line, file=sys.stderr if code else sys.stdout)
-        return code
+def _run_here(
+    args: argparse.Namespace,
+    spec: RunSpec,
+    model: Any,
+    model_args: dict[str, Any],
+    cells: list[Any],
+    tasks: list[Any],
+    planned: dict[str, Any] | None,
+) -> int:
+    """Run ``tasks`` (built for ``cells``) through ``eval_set`` in this process under the run's guard (lock,
+    server and disk watches); then the logs left, the run's table and closing lines; return the exit code."""
+    with run_guard(args.model, args.model_base_url, model_args, args.log_dir, lock=lock_of(args)) as watch:
+        bound_calls(model, args.timeout, watch.rate)
+        logs, interrupted = _eval_set_logs(args, spec, model, tasks, watch)
+        interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
+        workers.remove_superseded(args.log_dir, {cell[:3] for cell in cells})  # under the lock: no other writer
+        logs, interrupted = _logs_left(args.log_dir, cells, len(tasks), logs, interrupted)
+        code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
+        workers.write_result(args.worker_result, logs, len(tasks))
+        if not args.worker_result:  # a worker's evals are in its parent's table
+            if args.shard or any(cell[3] for cell in cells):  # merge parts, list shards
+                logs = workers.merge_and_list(args.log_dir, cells)
+            print_run_summary(logs, args.log_dir, planned)
+        code, lines = closing_lines(watch, code, line, logs, args.log_dir)
+        for text in lines:
+            print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)
+    return code
 
-    def here(self) -> int:
-        """Run the tasks through ``eval_set`` in this process under the run's guard (lock, server and disk
-        watches); then the logs left, the run's table and closing lines; return the exit code."""
-        args, cells, tasks = self.args, self.cells, self.tasks
-        with run_guard(args.model, args.model_base_url, self.model_args, args.log_dir, lock=lock_of(args)) as watch:
-            bound_calls(self.model, args.timeout, watch.rate)
-            logs, interrupted = self.eval_set(watch)
-            interrupted = interrupted or bool(interrupts())  # also one absorbed inside the eval set
-            workers.remove_superseded(args.log_dir, {cell[:3] for cell in cells})  # under the lock: no other writer
-            logs, interrupted = self.logs_left(logs, interrupted)
-            code, line = run_outcome(logs, len(tasks), args.log_dir, interrupted)
-            workers.write_result(args.worker_result, logs, len(tasks))
-            if not args.worker_result:  # a worker's evals are in its parent's table
-                if args.shard or any(cell[3] for cell in cells):  # merge parts, list shards
-                    logs = workers.merge_and_list(args.log_dir, cells)
-                print_run_summary(logs, args.log_dir, self.planned)
-            code, lines = closing_lines(watch, code, line, logs, args.log_dir)
-            for text in lines:
-                print(text, file=sys.stderr if code or text is not lines[-1] else sys.stdout)
-        return code
 
-    def logs_left(self, logs: Sequence[Any], interrupted: bool) -> tuple[Sequence[Any], bool]:
-        """The eval set's ``logs``, or, when it returned fewer than the tasks (none when Ctrl-C stopped it), what
-        it left in the log directory for the cells; ``interrupted`` also when one of those was cancelled."""
-        if len(logs) >= len(self.tasks):
-            return logs, interrupted
-        cells = {cell[:3] for cell in self.cells}
-        left = workers.logs_of_cells(workers.logs_in(self.args.log_dir), cells)
-        return logs or left, interrupted or any(log.status == "cancelled" for log in left)
+def _logs_left(
+    log_dir: str, cells: list[Any], n_tasks: int, logs: Sequence[Any], interrupted: bool
+) -> tuple[Sequence[Any], bool]:
+    """The eval set's ``logs``, or, when it returned fewer than its ``n_tasks`` (none when Ctrl-C stopped it), what
+    it left in ``log_dir`` for the ``cells``; ``interrupted`` also when one of those was cancelled."""
+    if len(logs) >= n_tasks:
+        return logs, interrupted
+    left = workers.logs_of_cells(workers.logs_in(log_dir), {cell[:3] for cell in cells})
+    return logs or left, interrupted or any(log.status == "cancelled" for log in left)
 
-    def eval_set(self, watch: Any) -> tuple[Sequence[Any], bool]:
-        """The logs of Inspect's ``eval_set`` over the tasks (none when it was stopped or the disk filled, which
-        ``watch`` then records), and whether a Ctrl-C stopped it.
 
-        Raises:
-            UsageError: a missing package or API key, an unknown model provider, Inspect's configuration checks.
-        """
-        from inspect_ai import eval_set
+def _eval_set_logs(
+    args: argparse.Namespace, spec: RunSpec, model: Any, tasks: list[Any], watch: Any
+) -> tuple[Sequence[Any], bool]:
+    """The logs of Inspect's ``eval_set`` over ``tasks`` (none when it was stopped or the disk filled, which
+    ``watch`` then records), and whether a Ctrl-C stopped it.
 
-        args, tasks = self.args, self.tasks
-        with interrupts_stop_the_eval_set():  # the signal handlers of the eval set
-            try:
-                if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
-                    raise KeyboardInterrupt
-                with panels_without_scores():  # the run ends with its own table
-                    _success, logs = workers.beside_other_writers(
-                        eval_set,
-                        tasks,
-                        log_dir=args.log_dir,
-                        model=self.model,
-                        limit=args.limit,
-                        max_tasks=args.max_tasks,
-                        max_samples=args.max_samples,
-                        log_dir_allow_dirty=True,
-                        display=args.display,
-                        score_display=args.score_display,
-                        log_realtime=args.log_realtime,
-                        model_cost_config=self.spec.cost_config,
-                        **cap_error_counts(tasks, eval_set_options(args), args.limit),
-                        **self.spec.generate,  # user flags win over the Table 7 presets
-                    )
-                return logs, False
-            except KeyboardInterrupt:
-                return [], True
-            except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
-                raise UsageError(plain_message(exc)) from exc
-            except ValueError as exc:  # Inspect's configuration checks
-                raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
-            except OSError as exc:
-                if not is_disk_full(exc):
-                    raise
-                watch.disk.message = str(exc)
-                return [], False
+    Raises:
+        UsageError: a missing package or API key, an unknown model provider, Inspect's configuration checks.
+    """
+    from inspect_ai import eval_set
+
+    with interrupts_stop_the_eval_set():  # the signal handlers of the eval set
+        try:
+            if interrupts():  # a Ctrl-C that a library absorbed while the tasks were built
+                raise KeyboardInterrupt
+            with panels_without_scores():  # the run ends with its own table
+                _success, logs = workers.beside_other_writers(
+                    eval_set,
+                    tasks,
+                    log_dir=args.log_dir,
+                    model=model,
+                    limit=args.limit,
+                    max_tasks=args.max_tasks,
+                    max_samples=args.max_samples,
+                    log_dir_allow_dirty=True,
+                    display=args.display,
+                    score_display=args.score_display,
+                    log_realtime=args.log_realtime,
+                    model_cost_config=spec.cost_config,
+                    **cap_error_counts(tasks, eval_set_options(args), args.limit),
+                    **spec.generate,  # user flags win over the Table 7 presets
+                )
+            return logs, False
+        except KeyboardInterrupt:
+            return [], True
+        except PrerequisiteError as exc:  # a missing package or API key, an unknown model provider …
+            raise UsageError(plain_message(exc)) from exc
+        except ValueError as exc:  # Inspect's configuration checks
+            raise UsageError(f"{type(exc).__name__}: {plain_message(exc)}") from exc
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            watch.disk.message = str(exc)
+            return [], False
 
 
 EXIT_INCOMPLETE = 3
@@ -673,27 +679,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         UsageError: ``--out`` is a file, an unknown ``--tasks`` or ``--paper-model``, a log directory that cannot be
             read, an output directory that cannot be written, an unknown ``--table``.
     """
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out is not a directory: {out}")
-    unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
-    if unknown:
-        raise UsageError(f"unknown task(s) {', '.join(unknown)} in --tasks; choose from {', '.join(TASK_NAMES)}")
-    try:
-        paper_models = parse_paper_models(args.paper_model)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
+    out, paper_models = _report_options(args)
     report = _report(args, out, paper_models, _read_logs(args.log_dir))
     for message in report.warnings:
         print(f"{'incomplete' if message in report.incomplete else 'warning'}: {message}", file=sys.stderr)
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.table is not None:
-        try:
-            written = write_paper_table(report.cells, args.table, out)
-        except KeyError as exc:
-            raise UsageError(str(exc.args[0])) from exc
-        print(f"bediscover report: paper Table {args.table} in {', '.join(str(path) for path in written)}")
+        _write_paper_table(report, args.table, out)
     line = f"bediscover report: {len(report.cells)} cells, {len(report.files)} files in {args.out}"
     if report.incomplete:
         count = len(report.incomplete)
@@ -704,6 +697,37 @@ def cmd_report(args: argparse.Namespace) -> int:
         return EXIT_INCOMPLETE
     print(line)
     return 0
+
+
+def _report_options(args: argparse.Namespace) -> tuple[Path, dict[str, str]]:
+    """``report``'s output directory and ``--paper-model`` choices, checked with its ``--tasks``.
+
+    Raises:
+        UsageError: ``--out`` is a file, an unknown ``--tasks`` name, a bad ``--paper-model``.
+    """
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out is not a directory: {out}")
+    unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
+    if unknown:
+        raise UsageError(f"unknown task(s) {', '.join(unknown)} in --tasks; choose from {', '.join(TASK_NAMES)}")
+    try:
+        return out, parse_paper_models(args.paper_model)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _write_paper_table(report: Report, number: int, out: Path) -> None:
+    """Write paper Table ``number`` of the report's cells into ``out`` and say where.
+
+    Raises:
+        UsageError: the paper has no such table.
+    """
+    try:
+        written = write_paper_table(report.cells, number, out)
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from exc
+    print(f"bediscover report: paper Table {number} in {', '.join(str(path) for path in written)}")
 
 
 def _read_logs(log_dir: str) -> LogScores:
