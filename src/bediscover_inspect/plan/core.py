@@ -79,17 +79,15 @@ class Plan:
         output ceiling and ceiling cost, expected output and cost, and expected wall time in seconds
         (:meth:`.timing.Timing.wall_seconds`) (``None`` where not counted)."""
         rows = self.rows if rows is None else rows
-        prompt = [row.prompt_tokens for row in rows]
-        ceiling = [row.output_ceiling for row in rows]
         calls = sum(row.calls for row in rows)
         return {
             "evals": len({(row.group, row.task, row.reasoning, row.seed) for row in rows}),
             "samples": sum(row.samples for row in rows),
             "samples_done": sum(row.samples_done for row in rows),
             "calls": calls,
-            "prompt_tokens": None if None in prompt else sum(p or 0 for p in prompt),
+            "prompt_tokens": _sum_or_none([row.prompt_tokens for row in rows]),
             "prompt_tokens_exact": bool(self.tokenizer and self.tokenizer.exact),
-            "output_ceiling": None if None in ceiling else sum(c or 0 for c in ceiling),
+            "output_ceiling": _sum_or_none([row.output_ceiling for row in rows]),
             "cost_ceiling": self.cost(rows, lambda row: row.output_ceiling),
             "output_expected": self.expected_output(rows),
             "cost_expected": self.expected_cost(rows),
@@ -102,6 +100,11 @@ class Plan:
         if not self.expected or any((row.task, row.reasoning) not in self.expected for row in rows):
             return None
         return sum(row.calls * self.expected[(row.task, row.reasoning)][0] for row in rows)
+
+
+def _sum_or_none(values: Sequence[int | None]) -> int | None:
+    """The sum of ``values``, ``None`` when one of them was not counted."""
+    return None if None in values else sum(v or 0 for v in values)
 
 
 def _headers(log_dir: str) -> list[Any]:
@@ -129,15 +132,18 @@ def finished_samples(log_dir: str, model: str, spec: RunSpec) -> dict[tuple[str,
     for group in spec.groups:
         for log in headers:
             cell = cell_of(log)
-            if cell is None or cell[0] not in group.tasks or not _same_args(log, group.task_args, cell[0]):
-                continue
-            key = (group.label, *cell)
-            if log.status == "success":
-                found[key] = frozenset({"*"})
-                continue
-            summaries = read_eval_log_sample_summaries(log.location)
-            found[key] = frozenset(s.id for s in summaries if s.error is None and s.completed is not False)
+            if cell is not None and cell[0] in group.tasks and _same_args(log, group.task_args, cell[0]):
+                found[(group.label, *cell)] = _kept_samples(log)
     return found
+
+
+def _kept_samples(log: Any) -> frozenset[Any]:
+    """The ids of the samples a resume keeps of ``log``: ``{"*"}`` (all) for a finished eval, else those that
+    completed without error."""
+    if log.status == "success":
+        return frozenset({"*"})
+    summaries = read_eval_log_sample_summaries(log.location)
+    return frozenset(s.id for s in summaries if s.error is None and s.completed is not False)
 
 
 def _same_args(log: Any, task_args: dict[str, Any], task: str) -> bool:
@@ -176,42 +182,64 @@ def make_plan(
         whatever ``build`` raises for a task that refuses its arguments or misses its data.
     """
     done = finished_samples(spec.log_dir, spec.model, spec) if resume else {}
-    max_tokens = spec.generate.get("max_tokens")
     evals: list[EvalCount] = []
     for group in spec.groups:
         for task_name in group.tasks:
             for reasoning in spec.modes:
                 [task] = build([task_name], spec.seeds[:1], [reasoning], group.task_args)
-                samples, incremental = count_samples(task, reasoning, spec.limit, tokenizer)
-                budget = max_tokens if max_tokens is not None else task.config.max_tokens
-                for seed in spec.seeds:
-                    kept = done.get((group.label, task_name, reasoning, int(seed)), frozenset())
-                    evals.append(
-                        EvalCount(
-                            group.label,
-                            task_name,
-                            reasoning,
-                            int(seed),
-                            samples,
-                            budget,
-                            frozenset(samples) if "*" in kept else kept,
-                            incremental,
-                        )
-                    )
+                evals += _seed_counts(spec, group.label, task_name, reasoning, task, tokenizer, done)
     rows = rows_of(evals)
-    out_notes = list(notes)
+    out_notes = list(notes) + _plan_notes(spec, rows, tokenizer, prices)
+    return Plan(spec, rows, tokenizer, prices, bool(spec.generate.get("batch")), out_notes)
+
+
+def _seed_counts(
+    spec: RunSpec,
+    group: str,
+    task_name: str,
+    reasoning: bool,
+    task: Any,
+    tokenizer: Tokenizer | None,
+    done: dict[tuple[str, str, bool, int], frozenset[Any]],
+) -> list[EvalCount]:
+    """The :class:`~.count.EvalCount` of one built ``task`` in ``reasoning`` mode for each of ``spec``'s seeds,
+    the samples a resume keeps (``done``, :func:`finished_samples`) left out."""
+    samples, incremental = count_samples(task, reasoning, spec.limit, tokenizer)
+    max_tokens = spec.generate.get("max_tokens")
+    budget = max_tokens if max_tokens is not None else task.config.max_tokens
+    counts = []
+    for seed in spec.seeds:
+        kept = done.get((group, task_name, reasoning, int(seed)), frozenset())
+        kept = frozenset(samples) if "*" in kept else kept
+        counts.append(EvalCount(group, task_name, reasoning, int(seed), samples, budget, kept, incremental))
+    return counts
+
+
+def _plan_notes(spec: RunSpec, rows: Sequence[Row], tokenizer: Tokenizer | None, prices: Prices | None) -> list[str]:
+    """What the plan could not count, or counts from the gold structure, one line each."""
+    notes = []
     if any(row.incremental for row in rows):
-        out_notes.append(GOLD_STRUCTURE_NOTE)
+        notes.append(GOLD_STRUCTURE_NOTE)
     if any(row.output_ceiling is None for row in rows):
-        out_notes.append("output ceiling not counted: no max_tokens is set for some evals (the provider's default)")
+        notes.append("output ceiling not counted: no max_tokens is set for some evals (the provider's default)")
     if tokenizer is None:
-        out_notes.append("prompt tokens not counted")
+        notes.append("prompt tokens not counted")
     if prices is None:
-        out_notes.append(
+        notes.append(
             f"cost not priced: no prices for {spec.model}"
             + (f" in {spec.cost_config}" if spec.cost_config else " (give --model-cost-config FILE)")
         )
-    return Plan(spec, rows, tokenizer, prices, bool(spec.generate.get("batch")), out_notes)
+    return notes
+
+
+def _per_call_tokens(summary: Any) -> tuple[float, float] | None:
+    """A sample's output and reasoning tokens per model call (its usage divided by its turns, sample metadata
+    ``n_turns``); ``None`` for a sample that ended in error or reported no usage."""
+    usage = list(summary.model_usage.values())
+    if not usage or summary.error is not None:
+        return None
+    calls = int((summary.metadata or {}).get("n_turns", 1) or 1)
+    return sum(u.output_tokens for u in usage) / calls, sum(u.reasoning_tokens or 0 for u in usage) / calls
 
 
 def expected_from_logs(log_dir: str) -> tuple[dict[tuple[str, bool], tuple[float, float, float]], list[str]]:
@@ -235,14 +263,10 @@ def expected_from_logs(log_dir: str) -> tuple[dict[tuple[str, bool], tuple[float
         if cell is None:
             continue
         for summary in read_eval_log_sample_summaries(log.location):
-            usage = list(summary.model_usage.values())
-            if not usage or summary.error is not None:
-                continue
-            calls = int((summary.metadata or {}).get("n_turns", 1) or 1)
-            output = sum(u.output_tokens for u in usage) / calls
-            reasoning = sum(u.reasoning_tokens or 0 for u in usage) / calls
-            per_call.setdefault((cell[0], cell[1]), []).append((output, reasoning))
-            models.add(log.eval.model)
+            tokens = _per_call_tokens(summary)
+            if tokens is not None:
+                per_call.setdefault((cell[0], cell[1]), []).append(tokens)
+                models.add(log.eval.model)
     expected = {
         key: (
             float(np.mean([o for o, _ in values])),

@@ -181,24 +181,31 @@ def rows_of(evals: Sequence[EvalCount]) -> list[Row]:
     rows = []
     for count in evals:
         datasets = list(dict.fromkeys(sample.dataset for sample in count.samples.values()))
-        for dataset in datasets:
-            mine = [(sid, s) for sid, s in count.samples.items() if s.dataset == dataset]
-            todo = [s for sid, s in mine if sid not in count.done]
-            calls = sum(s.calls for s in todo)
-            tokens = [s.prompt_tokens for s in todo]
-            rows.append(
-                Row(
-                    group=count.group,
-                    task=count.task,
-                    dataset=dataset,
-                    reasoning=count.reasoning,
-                    seed=count.seed,
-                    samples=len(mine),
-                    samples_done=len(mine) - len(todo),
-                    calls=calls,
-                    prompt_tokens=None if any(t is None for t in tokens) else sum(t or 0 for t in tokens),
-                    output_ceiling=None if count.max_tokens is None else calls * count.max_tokens,
-                    incremental=count.incremental,
-                )
-            )
+        rows += [_dataset_row(count, dataset) for dataset in datasets]
     return rows
+
+
+def _total(tokens: Sequence[int | None]) -> int | None:
+    """The sum of prompt ``tokens``, ``None`` when one of them was not counted."""
+    return None if any(t is None for t in tokens) else sum(t or 0 for t in tokens)
+
+
+def _dataset_row(count: EvalCount, dataset: str) -> Row:
+    """The :class:`Row` of one ``dataset`` of an eval: its samples, those a resume skips, and the calls, prompt
+    tokens and output ceiling of the rest."""
+    mine = [(sid, s) for sid, s in count.samples.items() if s.dataset == dataset]
+    todo = [s for sid, s in mine if sid not in count.done]
+    calls = sum(s.calls for s in todo)
+    return Row(
+        group=count.group,
+        task=count.task,
+        dataset=dataset,
+        reasoning=count.reasoning,
+        seed=count.seed,
+        samples=len(mine),
+        samples_done=len(mine) - len(todo),
+        calls=calls,
+        prompt_tokens=_total([s.prompt_tokens for s in todo]),
+        output_ceiling=None if count.max_tokens is None else calls * count.max_tokens,
+        incremental=count.incremental,
+    )

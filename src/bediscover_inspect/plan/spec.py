@@ -118,6 +118,43 @@ def given_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
     return [option for option in options if any(arg == option or arg.startswith(f"{option}=") for arg in argv)]
 
 
+def _check_seeds(seeds: Sequence[int]) -> None:
+    """Refuse a seed given twice or a negative one.
+
+    Raises:
+        SpecError: naming the seed.
+    """
+    repeated = sorted({seed for seed in seeds if seeds.count(seed) > 1})
+    if repeated:
+        raise SpecError(f"--seeds: {', '.join(map(str, repeated))} given more than once; give each seed once")
+    negative = [seed for seed in seeds if seed < 0]
+    if negative:
+        raise SpecError(f"--seeds: {negative[0]} is negative; a seed is a whole number >= 0 (the paper's: 0 1 42)")
+
+
+def _table_runs(
+    table: int, argv: Sequence[str], task_args: dict[str, Any]
+) -> tuple[tuple[EvalGroup, ...], tuple[bool, ...], tuple[int, ...]]:
+    """``--table N``'s groups (one per prompt variant or parsing mode, ``-T`` arguments added to each), reasoning
+    modes and seeds.
+
+    Raises:
+        SpecError: ``argv`` also gives one of :data:`TABLE_SETS`, or the paper has no such table.
+    """
+    clash = given_options(argv, TABLE_SETS)
+    if clash:
+        raise SpecError(f"--table {table} sets the tasks, reasoning modes and seeds itself; drop {', '.join(clash)}")
+    try:
+        chosen = paper_table(table)
+    except KeyError as exc:
+        raise SpecError(str(exc.args[0])) from None
+    several = len(chosen.groups) > 1
+    groups = tuple(
+        EvalGroup((group.task,), group.task_args | task_args, group.label if several else "") for group in chosen.groups
+    )
+    return groups, tuple(chosen.modes), tuple(chosen.seeds)
+
+
 def run_spec(args: argparse.Namespace, task_args: dict[str, Any]) -> RunSpec:
     """The :class:`RunSpec` of a parsed ``bediscover run`` / ``plan`` command line; ``task_args`` its parsed
     ``-T`` arguments.
@@ -129,34 +166,13 @@ def run_spec(args: argparse.Namespace, task_args: dict[str, Any]) -> RunSpec:
     Raises:
         SpecError: a seed given twice or negative, ``--table`` with one of :data:`TABLE_SETS`, or an unknown table number.
     """
-    groups: tuple[EvalGroup, ...]
-    repeated = sorted({seed for seed in args.seeds if args.seeds.count(seed) > 1})
-    if repeated:
-        raise SpecError(f"--seeds: {', '.join(map(str, repeated))} given more than once; give each seed once")
-    negative = [seed for seed in args.seeds if seed < 0]
-    if negative:
-        raise SpecError(f"--seeds: {negative[0]} is negative; a seed is a whole number >= 0 (the paper's: 0 1 42)")
+    _check_seeds(args.seeds)
+    groups: tuple[EvalGroup, ...] = (EvalGroup(tuple(args.tasks), dict(task_args)),)
     modes = REASONING_CHOICES[args.reasoning]
     seeds = tuple(int(seed) for seed in args.seeds)
     table = getattr(args, "table", None)
     if table is not None:
-        clash = given_options(getattr(args, "argv", []), TABLE_SETS)
-        if clash:
-            raise SpecError(
-                f"--table {table} sets the tasks, reasoning modes and seeds itself; drop {', '.join(clash)}"
-            )
-        try:
-            chosen = paper_table(table)
-        except KeyError as exc:
-            raise SpecError(str(exc.args[0])) from None
-        several = len(chosen.groups) > 1
-        groups = tuple(
-            EvalGroup((group.task,), group.task_args | task_args, group.label if several else "")
-            for group in chosen.groups
-        )
-        modes, seeds = chosen.modes, chosen.seeds
-    else:
-        groups = (EvalGroup(tuple(args.tasks), dict(task_args)),)
+        groups, modes, seeds = _table_runs(table, getattr(args, "argv", []), task_args)
     return RunSpec(
         model=args.model,
         groups=groups,
