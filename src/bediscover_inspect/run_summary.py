@@ -184,18 +184,23 @@ def format_table(logs: Sequence[Any], log_dir: str | None = None) -> tuple[str, 
     cells = [_row_cells(row) for row in rows]
     differs = any(row["differs"] for row in rows)
     shown = COLUMNS if differs else COLUMNS[:-1]
-    cells = [line[: len(shown)] for line in cells]
-    widths = [max(len(line[i]) for line in [list(shown), *cells]) for i in range(len(shown))]
+    lines = _aligned(list(shown), [line[: len(shown)] for line in cells])
+    lines.append(FOOTNOTE + (DIFFERS_NOTE if differs else ""))
+    return "\n".join(lines), left_out
+
+
+def _aligned(shown: list[str], cells: list[list[str]]) -> list[str]:
+    """The header ``shown`` and the rows of ``cells`` as lines of columns two spaces apart, the counts and rates
+    right-aligned."""
+    widths = [max(len(line[i]) for line in [shown, *cells]) for i in range(len(shown))]
     right = {"invalid", "cut off", "samples"}
-    lines = [
+    return [
         "  ".join(
             cell.rjust(width) if name in right else cell.ljust(width)
             for name, cell, width in zip(shown, line, widths, strict=True)
         ).rstrip()
-        for line in [list(shown), *cells]
+        for line in [shown, *cells]
     ]
-    lines.append(FOOTNOTE + (DIFFERS_NOTE if differs else ""))
-    return "\n".join(lines), left_out
 
 
 def _table_rows(logs: Sequence[Any], log_dir: str | None) -> tuple[list[dict[str, Any]], list[str]]:

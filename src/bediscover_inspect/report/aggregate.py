@@ -95,11 +95,16 @@ def coverage_warnings(
     Returns:
         Human-readable messages, sorted; empty when every run has every seed and every task.
     """
-    messages: list[str] = []
     if scores.empty:
         return ["no successful logs found"]
+    return sorted(_missing_seeds(scores, expected_seeds) + _missing_tasks(scores, expected_tasks))
+
+
+def _missing_seeds(scores: pd.DataFrame, expected_seeds: Sequence[int] | None) -> list[str]:
+    """One message per run without every expected seed (default: every seed seen)."""
     seeds = sorted(set(expected_seeds) if expected_seeds is not None else set(scores["seed"]))
     runs = scores.groupby(RUN_KEYS)["seed"].agg(lambda s: sorted(set(s)))
+    messages = []
     for (task, model, reasoning, variant), present in runs.items():
         missing = [s for s in seeds if s not in present]
         if missing:
@@ -108,10 +113,16 @@ def coverage_warnings(
                 + (f", {variant}" if variant else "")
                 + f" (present: {present})"
             )
+    return messages
+
+
+def _missing_tasks(scores: pd.DataFrame, expected_tasks: Sequence[str] | None) -> list[str]:
+    """One message per model and reasoning mode without an expected task (default: every task seen)."""
     tasks = sorted(set(expected_tasks) if expected_tasks is not None else set(scores["task"]))
     combos = scores.groupby(["model", "reasoning"])["task"].agg(lambda t: set(t))
-    for (model, reasoning), present in combos.items():
-        for task in tasks:
-            if task not in present:
-                messages.append(f"missing task {task} for model {model}, reasoning {reasoning}")
-    return sorted(messages)
+    return [
+        f"missing task {task} for model {model}, reasoning {reasoning}"
+        for (model, reasoning), present in combos.items()
+        for task in tasks
+        if task not in present
+    ]

@@ -32,54 +32,57 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
         one row per run, dataset, gold and predicted label with ``count`` summed over seeds
         (:data:`~bediscover_inspect.metrics.INVALID_ANSWER` for unreadable answers).
     """
-    logs = label_log_rows(scores)
     class_rows: list[dict[str, Any]] = []
     confusion_rows: list[dict[str, Any]] = []
-    rows = list(logs.itertuples(index=False))
-    for row in rows:
+    for row in label_log_rows(scores).itertuples(index=False):
         run = {key: getattr(row, key) for key in RUN}
         for dataset, (gold, pred) in pairs[row.log].items():
             for label, values in per_class_prf(gold, pred).items():
                 class_rows.append(run | {"dataset": dataset, "seed": row.seed, "label": label} | values)
-            labels, matrix = confusion(gold, pred)
-            for i, gold_label in enumerate(labels):
-                for j, predicted in enumerate(labels):
-                    if matrix[i, j]:
-                        confusion_rows.append(
-                            run
-                            | {
-                                "dataset": dataset,
-                                "gold": gold_label,
-                                "predicted": predicted,
-                                "count": int(matrix[i, j]),
-                            }
-                        )
+            confusion_rows += [run | {"dataset": dataset} | cell for cell in _confusion_cells(gold, pred)]
     per_class = pd.DataFrame(class_rows)
     if not per_class.empty:
-        keys = RUN + ["dataset", "label"]
-        per_class = (
-            per_class.groupby(keys, sort=True)
-            .agg(
-                **{
-                    f"{stat}_{part}": (
-                        stat,
-                        (lambda v: 100 * float(np.mean(v)))
-                        if part == "mean"
-                        else (lambda v: 100 * float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
-                    )
-                    for stat in ("precision", "recall", "f1")
-                    for part in ("mean", "std")
-                },
-                support=("support", "first"),
-                n_seeds=("seed", "size"),
-            )
-            .reset_index()
-        )
+        per_class = _over_seeds(per_class, ddof)
     matrix_frame = pd.DataFrame(confusion_rows)
     if not matrix_frame.empty:
         matrix_frame = matrix_frame.groupby(RUN + ["dataset", "gold", "predicted"], sort=True)["count"].sum()
         matrix_frame = matrix_frame.reset_index()
     return per_class, matrix_frame
+
+
+def _confusion_cells(gold: list[str], pred: list[str]) -> list[dict[str, Any]]:
+    """The non-zero cells of the confusion matrix of ``gold`` and ``pred``: ``gold``, ``predicted``, ``count``."""
+    labels, matrix = confusion(gold, pred)
+    return [
+        {"gold": gold_label, "predicted": predicted, "count": int(matrix[i, j])}
+        for i, gold_label in enumerate(labels)
+        for j, predicted in enumerate(labels)
+        if matrix[i, j]
+    ]
+
+
+def _over_seeds(per_class: pd.DataFrame, ddof: int) -> pd.DataFrame:
+    """Per-class rows of each seed -> one row per run, dataset and label: precision, recall and F1 mean and std
+    over seeds (in %), ``support`` (per seed) and ``n_seeds``."""
+    keys = RUN + ["dataset", "label"]
+    return (
+        per_class.groupby(keys, sort=True)
+        .agg(
+            **{
+                f"{stat}_{part}": (
+                    stat,
+                    (lambda v: 100 * float(np.mean(v)))
+                    if part == "mean"
+                    else (lambda v: 100 * float(np.std(v, ddof=ddof)) if len(v) > ddof else float("nan")),
+                )
+                for stat in ("precision", "recall", "f1")
+                for part in ("mean", "std")
+            },
+            support=("support", "first"),
+            n_seeds=("seed", "size"),
+        )
+        .reset_index()
+    )
 
 
 def write_class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], out: Path, ddof: int = 0) -> list[Path]:

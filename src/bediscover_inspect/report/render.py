@@ -62,9 +62,7 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     differently from the paper's setting, :mod:`~bediscover_inspect.report.setting`; empty: the paper's setting),
     ``seeds`` (present) and ``samples`` (scored per seed).
     """
-    index = ["group_key", "group", "variant", "model", "reasoning"]
-    if "scorer" in cells and cells["scorer"].nunique() > 1:  # e.g. temporal reasoning: one row per scorer
-        index = ["scorer", *index]
+    index = _row_keys(cells)
     measures = measure_order(cells["measure"], cells["scorer"].unique() if "scorer" in cells else None)
     rows: list[dict[str, Any]] = []
     for key, frame in cells.groupby(index, sort=True):
@@ -77,6 +75,13 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     tail = [c for c in ("paper row", "paper note", "differs", "seeds", "samples") if c in table.columns]
     return table[[c for c in table.columns if c not in tail] + tail]
+
+
+def _row_keys(cells: pd.DataFrame) -> list[str]:
+    """What tells a task table's rows apart: group key, group, variant, model and reasoning, after the scorer where
+    the task has several (temporal reasoning: one row per scorer)."""
+    index = ["group_key", "group", "variant", "model", "reasoning"]
+    return ["scorer", *index] if "scorer" in cells and cells["scorer"].nunique() > 1 else index
 
 
 def _measure_columns(measure: str, cell: pd.Series) -> dict[str, str]:

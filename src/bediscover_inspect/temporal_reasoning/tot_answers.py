@@ -368,11 +368,7 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     Returns:
         :class:`ParsedTotAnswer`; ``value`` is ``None`` when no dict with an expected key was found.
     """
-    text = final_text(completion).text.translate(_QUOTES)
-    first = _key_pattern(expected_keys).search(text) if expected_keys else None
-    stop = continuation_start(text, first.end()) if first is not None else None
-    if stop is not None:
-        text = text[:stop]
+    text = _answer_text(completion, expected_keys)
     if has_markup(text):
         return ParsedTotAnswer(None, "none", 0, ("markup",))
     spans = _brace_spans(text)
@@ -388,6 +384,15 @@ def parse_tot_answer(completion: str, expected_keys: list[str] | tuple[str, ...]
     if fragment:
         return ParsedTotAnswer(fragment, "fragment", len(spans), notes)
     return ParsedTotAnswer(None, "none", len(spans), notes)
+
+
+def _answer_text(completion: str, expected_keys: list[str] | tuple[str, ...]) -> str:
+    """The answer part of a completion (:func:`~bediscover_inspect.labels.final_text`), curly quotes made straight,
+    cut where a new question of the model's own starts after the first expected key."""
+    text = final_text(completion).text.translate(_QUOTES)
+    first = _key_pattern(expected_keys).search(text) if expected_keys else None
+    stop = continuation_start(text, first.end()) if first is not None else None
+    return text[:stop] if stop is not None else text
 
 
 def _best_dict(spans: Sequence[str], expected: set[str]) -> tuple[tuple[dict[str, Any], str] | None, bool]:
