@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import urllib.error
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -184,25 +184,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _fetch_files(args: argparse.Namespace) -> tuple[list[PinnedFile], Path]:
+    """What ``bediscover fetch`` fetches, and where: the reference files (``--reference``) or the data files of
+    ``--tasks`` (all by default), under ``--to`` or the cache.
+
+    Raises:
+        ValueError: ``--tasks`` with ``--reference``, or an unknown task.
+    """
+    if not args.reference:
+        return data_files(args.tasks), args.to or cache_dir()
+    if args.tasks:
+        raise ValueError("--tasks selects data files; the reference files are fetched all together")
+    return list(REFERENCE_FILES), args.to or reference_cache_dir()
+
+
+def _status_counts(outcomes: Sequence[Outcome]) -> str:
+    """``2 fetched, 37 verified``: how many files were fetched, replaced and verified (``none`` for no file)."""
+    counts = {status: sum(o.status == status for o in outcomes) for status in ("fetched", "replaced", "verified")}
+    return ", ".join(f"{n} {status}" for status, n in counts.items() if n) or "none"
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``bediscover fetch``: one line per file, a closing count; exit 0 only when every file is in place.
 
     Raises:
         ValueError: an unknown task in ``--tasks``.
     """
-    if args.reference:
-        if args.tasks:
-            raise ValueError("--tasks selects data files; the reference files are fetched all together")
-        files, root = list(REFERENCE_FILES), args.to or reference_cache_dir()
-    else:
-        files, root = data_files(args.tasks), args.to or cache_dir()
+    files, root = _fetch_files(args)
     outcomes = ensure(files, root.expanduser())
     for outcome in outcomes:
         print(outcome.line(), file=sys.stdout if outcome.ok else sys.stderr)
     failed = sum(not o.ok for o in outcomes)
-    counts = {status: sum(o.status == status for o in outcomes) for status in ("fetched", "replaced", "verified")}
-    summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-    print(f"{len(outcomes) - failed} of {len(outcomes)} files in place under {root} ({summary or 'none'})")
+    print(f"{len(outcomes) - failed} of {len(outcomes)} files in place under {root} ({_status_counts(outcomes)})")
     if not args.reference and args.tasks is None:
         print(
             "not distributed by the authors (LDC): the 4 DISRPT corpora eng.pdtb.pdtb, eng.rst.rstdt, tur.pdtb.tdb, "

@@ -40,6 +40,14 @@ def is_explicit(value: str | Sequence[str] | None) -> bool:
     return bool(names) and "all" not in names
 
 
+def _selected_names(value: str | Sequence[str] | None) -> list[str]:
+    """The names a dataset selector gives (``None``: ``["all"]``; a comma-separated string split), blanks dropped."""
+    if value is None:
+        return ["all"]
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
 def select_datasets(
     value: str | Sequence[str] | None, choices: Sequence[str], parameter: str = "dataset", paper_order: bool = True
 ) -> list[str]:
@@ -54,11 +62,7 @@ def select_datasets(
     Raises:
         ValueError: an unknown name or an empty selection; the message lists the valid choices.
     """
-    if value is None:
-        names = ["all"]
-    else:
-        items = value.split(",") if isinstance(value, str) else list(value)
-        names = [str(item).strip() for item in items if str(item).strip()]
+    names = _selected_names(value)
     if "all" in names:
         return list(choices)
     unknown = [name for name in names if name not in choices]
@@ -233,6 +237,31 @@ def load_datasets(
         ValueError: bad ``subset``. DataFileMissingError: as above. DataFormatError: a malformed file.
     """
     check_subset(subset)
+    records, missing = _records_of(paths, subset, data_dir, fetch)
+    absent = {
+        dataset: _absent_reason(data_file_info(path), data_dir) for dataset, path in paths.items() if path in missing
+    }
+    if missing and (explicit or not records):
+        raise _all_missing(task, list(missing.values()))
+    if absent:
+        logger.warning(
+            "%s: %d of the %d selected datasets are absent and skipped: %s",
+            task,
+            len(absent),
+            len(paths),
+            "; ".join(f"{name} ({reason})" for name, reason in absent.items()),
+        )
+    return LoadedFiles(records, absent)
+
+
+def _records_of(
+    paths: dict[str, str],
+    subset: str,
+    data_dir: str | os.PathLike[str] | None,
+    fetch: Callable[[str], bytes] | None,
+) -> tuple[dict[str, LoadedRecords], dict[str, DataFileMissingError]]:
+    """The records of each dataset of ``paths`` whose file could be found (a file shared by datasets read once),
+    and the error of each file that could not (by path)."""
     by_path: dict[str, LoadedRecords] = {}
     records: dict[str, LoadedRecords] = {}
     missing: dict[str, DataFileMissingError] = {}
@@ -245,29 +274,21 @@ def load_datasets(
             records[dataset] = by_path[path]
         except DataFileMissingError as error:
             missing[path] = error
-    absent = {
-        dataset: _absent_reason(data_file_info(path), data_dir) for dataset, path in paths.items() if path in missing
-    }
-    if missing and (explicit or not records):
-        errors = list(missing.values())
-        if len(errors) == 1:
-            raise errors[0]
-        hints = list(dict.fromkeys(error.hint for error in errors))
-        what = "; ".join(error.what for error in errors)
-        raise DataFileMissingError(
-            f"{task}: {len(errors)} BeDiscovER data files not found: {what}. " + " ".join(hints),
-            what=what,
-            hint=" ".join(hints),
-        )
-    if absent:
-        logger.warning(
-            "%s: %d of the %d selected datasets are absent and skipped: %s",
-            task,
-            len(absent),
-            len(paths),
-            "; ".join(f"{name} ({reason})" for name, reason in absent.items()),
-        )
-    return LoadedFiles(records, absent)
+    return records, missing
+
+
+def _all_missing(task: str, errors: list[DataFileMissingError]) -> DataFileMissingError:
+    """One error for every file not found: the file's own error when there is one, else one listing them all with
+    their hints once each."""
+    if len(errors) == 1:
+        return errors[0]
+    hints = list(dict.fromkeys(error.hint for error in errors))
+    what = "; ".join(error.what for error in errors)
+    return DataFileMissingError(
+        f"{task}: {len(errors)} BeDiscovER data files not found: {what}. " + " ".join(hints),
+        what=what,
+        hint=" ".join(hints),
+    )
 
 
 @dataclass(frozen=True)
