@@ -64,12 +64,14 @@ def test_a_retry_after_beyond_the_timeout_stops_the_run_with_one_line(fault_serv
     assert result.code == 1, result.text
     assert "Traceback" not in result.text
     assert len(server.requests()) <= 8  # each sample asked once (a second time at most), no back-off retries
-    assert re.fullmatch(
+    stopped = re.fullmatch(
         r"bediscover run: stopped: the server asked to wait 120 s before a retry \(Retry-After\), more than the "
-        r"(19|20) s left of --timeout 20; re-run the same command after that wait \(or with a longer --timeout\) "
+        r"(\d+) s left of --timeout 20; re-run the same command after that wait \(or with a longer --timeout\) "
         r"to resume: finished samples are kept",
         result.ours()[-1],
-    ), result.ours()
+    )
+    assert stopped, result.ours()
+    assert 1 <= int(stopped.group(1)) <= 20  # what is left when the 429 arrives: less on a loaded machine
 
 
 @pytest.mark.slow
