@@ -82,8 +82,8 @@ endef
 # tests run in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process
 PYTEST_WORKERS ?= auto
 
-# (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs) or
-# gguf (the embedded model run in-process)
+# (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs, other
+# tests of seconds each) or gguf (the embedded model run in-process)
 check: $(INSTALLED)
 	$(LINT)
 	$(PAPER_NOTE)

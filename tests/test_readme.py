@@ -257,6 +257,7 @@ def test_workers_and_shards_block(clone, served):
     assert "report exit 3" in proc.stdout and "incomplete: missing seed(s)" in proc.stderr
 
 
+@pytest.mark.slow
 def test_fetch_ahead_block(clone, data_root, upstream_root):
     """``bediscover fetch`` into a data root and a reference root, from a loopback host holding the pinned files
     (``BEDISCOVER_FETCH_BASE_URL``); the data line limited to the Task (1) files (``--tasks discourse_markers``)."""

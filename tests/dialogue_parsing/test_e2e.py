@@ -164,6 +164,7 @@ def _gold_subset(data_root: Path, dataset: str) -> dict[str, list[dict]]:
     return {name: dialogues[name] for name in names}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset", DATASETS)
 def test_gold_run_incremental(tmp_path: Path, data_root: Path, dataset: str) -> None:
     """The agent answering each turn with its gold scores 1 everywhere, on three dialogues of each dataset (one
@@ -176,6 +177,7 @@ def test_gold_run_incremental(tmp_path: Path, data_root: Path, dataset: str) -> 
     _check_gold_run(log, dataset, len(records), len(subset), sum(not r["gold"].strip() for r in records))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dataset", DATASETS)
 def test_gold_run_single_turn(tmp_path: Path, data_root: Path, dataset: str) -> None:
     records = [r for rs in _gold_subset(data_root, dataset).values() for r in rs]

@@ -136,6 +136,7 @@ def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
     assert _metrics(log, "invalid")["all"] == 0.0
 
 
+@pytest.mark.slow
 def test_gold_answers_score_one_everywhere(tmp_path):
     task = discourse_relations()
     corpora = list(task.metadata["samples_per_corpus"])

@@ -26,6 +26,8 @@ from bediscover_inspect.gate.compare import (
 from bediscover_inspect.gate.compare_output import plot_deltas, render
 from tests.helpers import answer_with
 
+pytestmark = pytest.mark.slow  # discourse-marker runs through Inspect compared end to end, seconds each
+
 PER_DATASET = 40
 PLANTED = 20  # the first 20 "otherwise" samples are answered wrong in the regressed candidate
 

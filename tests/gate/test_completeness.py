@@ -18,6 +18,8 @@ from bediscover_inspect.gate.compare import EXIT_INCOMPLETE, EXIT_UNTESTED, NO_C
 from bediscover_inspect.gate.compare_output import render
 from tests.gate.suite import baseline_quality, edit_logs, write_suite
 
+pytestmark = pytest.mark.slow  # five-task suites written and compared end to end, seconds each
+
 TASKS = ("dialogue_parsing", "discourse_markers", "discourse_relations", "sentence_ordering", "temporal_reasoning")
 COUNTS_KEPT = ("n_sentences", "link_gold", "full_gold", "turns", "output_tokens", "reasoning_tokens")
 

@@ -16,6 +16,8 @@ from bediscover_inspect.gate.power import paper_datasets
 from bediscover_inspect.measures import SCORERS as CATALOG_SCORERS
 from tests.gate.suite import baseline_quality, task_log, write_suite
 
+pytestmark = pytest.mark.slow  # five-task suites written and compared end to end, one task at its paper subset's size
+
 TASKS = ("discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing")
 SCORERS = {
     "discourse_markers": ("discourse_marker_scorer",),

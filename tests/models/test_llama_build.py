@@ -72,6 +72,7 @@ def test_classify(insn: str, expected: tuple[str, str] | None) -> None:
     assert lb.classify(insn) == expected
 
 
+@pytest.mark.slow
 def test_installed_library_has_no_amx_or_avx512_instruction() -> None:
     libs = lb.installed_libraries()
     assert any(p.name.startswith("libggml-cpu") for p in libs), [p.name for p in libs]

@@ -38,6 +38,7 @@ def _plan(capsys, args: list[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_planned_calls_and_prompt_tokens_equal_the_logged_ones(server, tmp_path, capsys):
     base_url, model = server
     args = ["--model", model, "--model-base-url", base_url, "--seeds", "0", "--limit", "2", "--log-dir", str(tmp_path)]
@@ -97,6 +98,7 @@ def test_a_resume_plan_counts_the_samples_the_resume_asks_for(tmp_path):
         assert _stats(served.base_url)["requests"] == plan["calls"]
 
 
+@pytest.mark.slow
 def test_expected_output_from_logs_is_within_10_percent_of_a_repeat_run(server, tmp_path, capsys):
     """Logs of a run with seed 0 predict the output tokens of the same command with seed 1."""
     base_url, model = server

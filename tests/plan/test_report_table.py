@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from bediscover_inspect.cli import main
 
 BASELINE = Path(__file__).resolve().parents[1] / "baseline"
 
 
+@pytest.mark.slow
 def test_report_table_34_in_the_paper_layout(tmp_path):
     args = ["report", "--log-dir", str(BASELINE), "--out", str(tmp_path), "--table", "34", "--no-plots"]
     assert main([*args, "--paper-model", "Qwen3-1.7B"]) == 0

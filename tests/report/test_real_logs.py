@@ -14,6 +14,7 @@ from bediscover_inspect.report.build import build_report
 from tests.helpers import scripted_model
 
 
+@pytest.mark.slow
 def test_report_reads_a_real_log_with_its_standard_errors_and_class_tables(tmp_path):
     """Otherwise (294 items) answered 'Consequence' every time, seeds 0 and 1: accuracy = the share of
     Consequence items, the same for both seeds (std 0), an interval from the logged standard error, and a

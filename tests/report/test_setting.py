@@ -12,6 +12,7 @@ import shutil
 import warnings
 from pathlib import Path
 
+import pytest
 from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import REGISTRY
@@ -236,6 +237,7 @@ def test_real_logs_per_dataset_is_named(tmp_path):
     assert _differs(report, reasoning="off") == "samples: only the first 4 of each dataset (-T per_dataset=4)"
 
 
+@pytest.mark.slow
 def test_real_logs_unverified_data_and_unequal_seeds(tmp_path):
     """A data root whose Just file differs from the pinned bytes; seed 1 stopped after 5 samples."""
     root = tmp_path / "data"
@@ -280,6 +282,7 @@ def test_real_logs_subset_full_on_a_subsampled_corpus(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_real_logs_in_the_paper_setting_differ_in_nothing(tmp_path):
     _run(tmp_path / "logs", 0)
     _run(tmp_path / "logs", 1)

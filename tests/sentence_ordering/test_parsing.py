@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def _skip_bigram_by_sets(gold, pred):
     return len(g & p) / len(g)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(gold=st.lists(st.integers(0, 9), min_size=1, max_size=12), pred=st.lists(st.integers(-1, 12), max_size=20))
 def test_skip_bigram_matches_set_definition(gold, pred):

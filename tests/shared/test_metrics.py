@@ -83,6 +83,7 @@ def test_weighted_prf_by_hand():
     assert weighted_prf([], []) == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=60))
 def test_the_bootstrap_statistic_is_scikit_learn_weighted_prf(pairs):
@@ -97,6 +98,7 @@ def test_the_bootstrap_statistic_is_scikit_learn_weighted_prf(pairs):
     assert CATALOG["micro_f1"].of_labels(gold, pred) == pytest.approx(np.mean([g == q for g, q in pairs]))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(LABELS, LABELS), min_size=1, max_size=60))
 def test_confusion_weighted_and_per_class_scores_are_scikit_learns(pairs):
@@ -129,6 +131,7 @@ def test_weighted_prf_on_real_gold_labels():
     assert 0.3 < f < 0.8
 
 
+@pytest.mark.slow
 def test_confusion_bootstrap_is_seeded_and_agrees_with_a_plain_resampling_bootstrap():
     rng = np.random.default_rng(7)
     gold = list(rng.choice(["a", "b", "c"], 200))

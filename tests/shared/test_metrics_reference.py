@@ -29,6 +29,7 @@ def test_kendall_tau_by_hand():
     assert om.kendall_tau([0, 1], []) == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=12), min_size=2, max_size=40))
 def test_kendall_tau_equals_scipy_bit_for_bit(x):

@@ -44,6 +44,7 @@ def _scored(log, scorer: str) -> int:
     return next(s.scored_samples for s in log.results.scores if s.scorer == scorer)
 
 
+@pytest.mark.slow
 def test_gold_answers_score_one(tmp_path):
     """Default task = all three datasets; every 10th sample (487 of 4865, all datasets and ToT categories; the
     full 4865-sample run is the README's command, kept out of the suite for time) answered with its gold."""
@@ -213,6 +214,7 @@ def test_reasoning_content_is_never_parsed(tmp_path):
     assert _metrics(log, "tot_scorer")["invalid"]["tot-arithmetic"] == 1.0
 
 
+@pytest.mark.slow
 def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
     rng = random.Random(0)
     alphabet = "0123456789 .,;:!?-+=*/#@&%$[]()\n"  # no letters: neither a label nor a keyed dict
