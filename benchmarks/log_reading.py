@@ -457,16 +457,16 @@ def table(result: dict[str, Any]) -> str:
         "compare MB",
     ]
     commits = result.get("commits", {})
-    lines = [
-        "Code: "
-        + ", ".join(f"{name} = `{commits.get(name) or path}`" for name, path in result["trees"].items())
-        + ". CPU per sample: user + system seconds of the command's process, slope from the previous size; compare "
-        "reads both sides, so its figure is per sample of each side. Ratios: to the floor's slope at that size.",
-        "",
-        "| " + " | ".join(head) + " |",
-        "|---:|---|" + "---:|" * (len(head) - 2),
-    ]
     rows = sorted(result.get("sizes", []), key=lambda r: r["samples"])
+    lines = [
+        "Code: " + ", ".join(f"{name} = `{commits.get(name) or path}`" for name, path in result["trees"].items()) + "."
+    ]
+    if rows:
+        lines[0] += (
+            " CPU per sample: user + system seconds of the command's process, slope from the previous size; compare"
+            " reads both sides, so its figure is per sample of each side. Ratios: to the floor's slope at that size."
+        )
+        lines += ["", "| " + " | ".join(head) + " |", "|---:|---|" + "---:|" * (len(head) - 2)]
     for previous, row in zip([None, *rows], rows, strict=False):
         floor = _per_sample(previous, row, lambda r: r["floor"]["cpu_s"])
         for name in result["trees"]:
