@@ -150,11 +150,11 @@ CUT_OFF_NOTE_ABOVE = 0.05
 def budgets_sent(cells: pd.DataFrame, runs: pd.DataFrame) -> list[str]:
     """Per cell, the ``max_tokens`` its runs (same task, model and reasoning mode) were sent, ``" or "``-joined
     (``"not set"``; ``""`` when no run matches)."""
-    out = []
-    for row in cells.itertuples(index=False):
-        mine = runs[(runs["task"] == row.task) & (runs["model"] == row.model) & (runs["reasoning"] == row.reasoning)]
-        out.append(" or ".join(sorted({str((g or {}).get("max_tokens", "not set")) for g in mine["generate"]})))
-    return out
+    sent: dict[tuple[str, str, str], set[str]] = {}
+    for task, model, reasoning, generate in zip(runs["task"], runs["model"], runs["reasoning"], runs["generate"]):
+        sent.setdefault((task, model, reasoning), set()).add(str((generate or {}).get("max_tokens", "not set")))
+    keys = zip(cells["task"], cells["model"], cells["reasoning"])
+    return [" or ".join(sorted(sent.get(key, ()))) for key in keys]
 
 
 def cut_off_notes(cells: pd.DataFrame) -> list[str]:

@@ -263,6 +263,7 @@ def match_paper(
     reasoning_effort: str,
     measure: str,
     paper_models: Mapping[str, str] | None = None,
+    _rows: dict[tuple[str, str], pd.DataFrame] | None = None,
 ) -> pd.Series | None:
     """The paper's cell for one of our cells, or ``None``.
 
@@ -273,13 +274,19 @@ def match_paper(
     reasoning mode (GPT-5-mini rows are the paper's "w/ reasoning" columns and match either mode by effort);
     same measure (:func:`canonical_measure`). Appendix tables win over the main text's repeats. Settings are read
     through :data:`PAPER_SETTING_READINGS` (the hit's ``reading_note`` says where); the model through
-    :func:`paper_model_match` (``paper_models``: ``--paper-model``).
+    :func:`paper_model_match` (``paper_models``: ``--paper-model``). ``_rows``: a cache of the paper's rows per
+    task and paper model that :func:`with_paper` keeps across its cells.
     """
     name, _ = paper_model_match(model, reasoning_effort or None, paper_models)
     if name is None or group == "all":
         return None
-    rows = paper[(paper.task == task) & (paper.model == name) & (paper.section == "BeDiscovER")]
-    rows = read_paper_settings(rows)
+    rows = None if _rows is None else _rows.get((task, name))
+    if rows is None:
+        rows = read_paper_settings(
+            paper[(paper.task == task) & (paper.model == name) & (paper.section == "BeDiscovER")]
+        )
+        if _rows is not None:
+            _rows[(task, name)] = rows
     if not name.startswith("GPT-5-mini"):
         rows = rows[rows.reasoning == reasoning]
     rows = rows[rows.metric.map(canonical_measure) == canonical_measure(measure)]
@@ -318,6 +325,7 @@ def with_paper(
     cols: dict[str, list[Any]] = {
         k: [] for k in ("paper_model", "paper_table", "paper_mean", "paper_std", "paper_note")
     }
+    rows: dict[tuple[str, str], pd.DataFrame] = {}
     for row in agg.itertuples(index=False):
         hit = match_paper(
             paper,
@@ -330,6 +338,7 @@ def with_paper(
             row.reasoning_effort,
             row.measure,
             paper_models,
+            rows,
         )
         cols["paper_model"].append("" if hit is None else hit.model)
         cols["paper_table"].append(np.nan if hit is None else int(hit.table))
