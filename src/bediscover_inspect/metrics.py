@@ -51,7 +51,8 @@ answer that differs between epochs into no answer).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -323,22 +324,32 @@ def label_pairs(scores: Sequence[SampleScore]) -> tuple[list[str], list[str]]:
 
 
 def confusion(gold: Sequence[str], pred: Sequence[str]) -> tuple[list[str], np.ndarray]:
-    """Labels (gold labels sorted, then labels only predicted, sorted) and the confusion matrix over them.
-
-    ``matrix[i, j]`` (int, shape ``(L, L)``) counts answers with gold ``labels[i]`` predicted as ``labels[j]``: the
-    matrix of scikit-learn's ``confusion_matrix(gold, pred, labels=labels)`` (tested), counted with numpy.
+    """Labels (gold labels sorted, then labels only predicted, sorted) and the confusion matrix over them:
+    :func:`confusion_of_counts` of the (gold, predicted) pairs.
 
     Raises:
         ValueError: ``gold`` and ``pred`` differ in length.
     """
     if len(gold) != len(pred):
         raise ValueError(f"confusion: {len(gold)} gold labels but {len(pred)} predicted labels")
-    gold_labels = sorted(set(gold))
-    labels = gold_labels + sorted(set(pred) - set(gold_labels))
+    return confusion_of_counts(Counter(zip(gold, pred)))
+
+
+def confusion_of_counts(counts: Mapping[tuple[str, str], int]) -> tuple[list[str], np.ndarray]:
+    """Labels and confusion matrix of answers given as counts of their (gold, predicted) label pairs.
+
+    Labels: the gold labels sorted, then the labels only predicted, sorted (pairs counted 0 name no label);
+    ``matrix[i, j]`` (int, shape ``(L, L)``) counts answers with gold ``labels[i]`` predicted as ``labels[j]``: the
+    matrix of scikit-learn's ``confusion_matrix(gold, pred, labels=labels)`` over the answers (tested).
+    """
+    present = [(pair, n) for pair, n in counts.items() if n]
+    gold_labels = sorted({gold for (gold, _), _n in present})
+    labels = gold_labels + sorted({pred for (_, pred), _n in present} - set(gold_labels))
     index = {label: i for i, label in enumerate(labels)}
-    size = len(labels)
-    cells = np.fromiter((index[g] * size + index[p] for g, p in zip(gold, pred)), dtype=np.intp, count=len(gold))
-    return labels, np.bincount(cells, minlength=size * size).reshape(size, size)
+    matrix = np.zeros((len(labels), len(labels)), dtype=np.intp)
+    for (gold, pred), n in present:
+        matrix[index[gold], index[pred]] += n
+    return labels, matrix
 
 
 WEIGHTED = ("precision", "recall", "f1")
@@ -395,11 +406,18 @@ def per_class_prf(gold: Sequence[str], pred: Sequence[str]) -> dict[str, dict[st
 
     Returns ``{label: {"precision", "recall", "f1", "support"}}`` for every gold label, sorted: the values of
     scikit-learn's ``precision_recall_fscore_support(average=None, labels=<gold labels>, zero_division=0)``
-    (tested), from :func:`per_label_prf_of_confusion`. The paper's Limitations ask for this class-level view.
+    (tested), :func:`per_class_prf_of_confusion` of :func:`confusion`. The paper's Limitations ask for this
+    class-level view.
     """
     if not gold:
         return {}
-    labels, matrix = confusion(gold, pred)
+    return per_class_prf_of_confusion(*confusion(gold, pred))
+
+
+def per_class_prf_of_confusion(labels: Sequence[str], matrix: np.ndarray) -> dict[str, dict[str, float]]:
+    """:func:`per_class_prf` of answers given as a confusion matrix over ``labels`` (shape ``(L, L)``, rows gold,
+    as :func:`confusion` and :func:`confusion_of_counts` count them), from :func:`per_label_prf_of_confusion`:
+    one entry per label with gold support, in the order of ``labels``."""
     precision, recall, f1, support = (values[0] for values in per_label_prf_of_confusion(matrix[None]))
     return {
         label: {

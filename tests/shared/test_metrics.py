@@ -167,6 +167,12 @@ def test_per_class_scores_are_scikit_learn_per_label():
     assert list(table) == ["a", "b", "c"]
     assert table["a"] == {"precision": 1.0, "recall": 0.5, "f1": pytest.approx(2 / 3), "support": 2.0}
     assert table["b"]["precision"] == 0.5 and table["c"]["recall"] == 0.0
+    # the same answers as counts of (gold, predicted) pairs (a pair counted 0 names no label): the same table
+    counts = {("a", "a"): 1, ("a", "b"): 1, ("b", "b"): 1, ("c", m.INVALID_ANSWER): 1, ("d", "a"): 0}
+    labels, matrix = m.confusion_of_counts(counts)
+    assert labels == ["a", "b", "c", m.INVALID_ANSWER]
+    assert matrix.tolist() == [[1, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]]
+    assert m.per_class_prf_of_confusion(labels, matrix) == table
     scores = [item(str(i), "d", g, p) for i, (g, p) in enumerate(zip(gold, pred))]
     assert m.per_class()(scores)["f1_b"] == pytest.approx(2 / 3)
 

@@ -1,9 +1,10 @@
-"""The gold and predicted labels of the label-choice tasks' logs, per dataset: what the report's class tables
-(:mod:`bediscover_inspect.report.classes`) are computed from, read one sample at a time."""
+"""The gold and predicted labels of the label-choice tasks' logs, per dataset, counted by (gold, predicted) pair:
+what the report's class tables (:mod:`bediscover_inspect.report.classes`) are computed from, read one sample at a
+time."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pandas as pd
 
@@ -15,8 +16,9 @@ LABEL_SCORERS: dict[str, str] = {s.task: s.scorer for s in SCORERS.values() if s
 """Label-choice task -> the scorer whose ``Score.answer`` is the label read (the measure catalog's label scorers,
 :data:`bediscover_inspect.measures.SCORERS`)."""
 
-Pairs = dict[str, tuple[list[str], list[str]]]
-"""``{dataset: (gold labels, predicted labels)}`` of one log."""
+Pairs = dict[str, Counter[tuple[str, str]]]
+"""``{dataset: {(gold label, predicted label): answers}}`` of one log: what a confusion matrix counts
+(:func:`bediscover_inspect.metrics.confusion_of_counts`), held in memory that does not grow with the samples."""
 
 
 def label_log_rows(scores: pd.DataFrame) -> pd.DataFrame:
@@ -33,21 +35,20 @@ def label_logs(scores: pd.DataFrame) -> dict[str, str]:
 
 
 async def read_pairs_async(location: str, task: str) -> Pairs:
-    """The gold and predicted labels, per dataset, of the samples of the log at ``location`` scored by ``task``'s
-    label scorer (:data:`LABEL_SCORERS`), its samples read one at a time
-    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`): only the labels are kept.
+    """The (gold, predicted) label pairs counted per dataset (:data:`Pairs`) of the samples of the log at
+    ``location`` scored by ``task``'s label scorer (:data:`LABEL_SCORERS`), its samples read one at a time
+    (:func:`bediscover_inspect.evallogs.samples.read_samples_async`): only the counts are kept.
 
     Raises:
         KeyError: ``task`` is not a label-choice task.
         Whatever :func:`~bediscover_inspect.evallogs.samples.read_samples_async` raises for a log that cannot be read.
     """
     scorer = LABEL_SCORERS[task]
-    pairs: Pairs = defaultdict(lambda: ([], []))
+    pairs: Pairs = defaultdict(Counter)
     async for sample in read_samples_async(location):
         score = sample.scores.get(scorer)
         if score is None or "gold" not in sample.metadata:
             continue
-        gold, pred = pairs[str(sample.metadata.get("dataset", "all"))]
-        gold.append(str(sample.metadata["gold"]))
-        pred.append(str(score.answer) if score.answer is not None else INVALID_ANSWER)
+        pred = str(score.answer) if score.answer is not None else INVALID_ANSWER
+        pairs[str(sample.metadata.get("dataset", "all"))][str(sample.metadata["gold"]), pred] += 1
     return dict(pairs)

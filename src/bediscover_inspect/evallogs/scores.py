@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from bediscover_inspect.evallogs.pairs import label_logs, read_pairs_async
+from bediscover_inspect.evallogs.pairs import Pairs, label_logs, read_pairs_async
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
 from bediscover_inspect.metadata import BENCHMARK, SPLIT
@@ -136,7 +136,7 @@ class LogScores:
             interrupted or older logs of a run that has a successful log (normal after a resumed
             ``eval_set``); any other reason (``status error`` …, :data:`UNREADABLE` for a file that cannot be
             read, :data:`NOT_OURS` for another Inspect task's log) means that log was not used.
-        classes: ``{log path: {dataset: (gold labels, predicted labels)}}`` of every label-choice log in
+        classes: ``{log path: {dataset: {(gold label, predicted label): answers}}}`` of every label-choice log in
             ``scores`` (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`), when read with ``classes=True``;
             empty otherwise.
     """
@@ -144,7 +144,7 @@ class LogScores:
     scores: pd.DataFrame
     skipped: list[tuple[str, str]] = field(default_factory=list)
     runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
-    classes: dict[str, dict[str, tuple[list[str], list[str]]]] = field(default_factory=dict)
+    classes: dict[str, Pairs] = field(default_factory=dict)
     tasks_of: dict[str, str] = field(default_factory=dict)
     """Task (short name) of each suite log whose header could be read, by path: the task of a log left out."""
 
@@ -191,10 +191,9 @@ def group_samples(counts: dict[str, int], datasets: list[str], total: int, group
     return None
 
 
-def _log_rows(path: str, log: Any, scored: frozenset[str] | None = None) -> list[dict[str, Any]]:
-    """The score rows of one successful log (see :class:`LogScores`); ``samples`` per :func:`group_samples`
-    (``scored``: see :func:`run_facts`)."""
-    facts = run_facts(path, log, scored)
+def _log_rows(facts: dict[str, Any], log: Any) -> list[dict[str, Any]]:
+    """The score rows of one successful log (see :class:`LogScores`) whose :func:`run_facts` are ``facts``;
+    ``samples`` per :func:`group_samples`."""
     base = {key: facts[key] for key in COLUMNS if key in facts}
     results = read_results(log)
     datasets: dict[str, list[str]] = {}
@@ -322,18 +321,17 @@ def _distinct_samples(log: Any) -> float:
     return int(log.results.completed_samples or 0) / epochs
 
 
-def _run_preference(item: tuple[str, Any, list[dict[str, Any]]]) -> tuple[float, str]:
+def _run_preference(log: Any) -> tuple[float, str]:
     """Sort key of two successful logs of one run (same task, model, variant, reasoning, seed): distinct samples
     (:func:`_distinct_samples`, so a 3-sample run with 2 epochs is not "more" than a 5-sample run), then
     creation time; the larger is kept."""
-    _path, log, _rows = item
     return _distinct_samples(log), str(log.eval.created)
 
 
 def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     """Read the header of every Inspect log under ``log_dir`` (a local path or an fsspec URL such as
     ``s3://bucket/run``) into a long table of scores; with ``classes``, also the samples of each label-choice log
-    used, for its gold and predicted labels (:attr:`LogScores.classes`).
+    used, for its (gold, predicted) label pairs counted (:attr:`LogScores.classes`).
 
     Everything is read in one event loop, so a store is read through one client
     (:func:`bediscover_inspect.evallogs.store.list_logs_async`).
@@ -357,44 +355,67 @@ def read_log_scores(log_dir: str | Path, classes: bool = False) -> LogScores:
     return run_coroutine(read_log_scores_async(str(log_dir), classes))  # type: ignore[no-any-return]
 
 
+HEADERS_AT_ONCE = 16
+"""Log headers read concurrently (:func:`read_log_scores_async`): each batch is reduced to its rows and run facts
+before the next is read, so the headers held at once do not grow with the number of logs."""
+
+
 async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScores:
-    """:func:`read_log_scores` in the running event loop (so through its one store client); the class tables' logs
-    are read one sample at a time (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`)."""
+    """:func:`read_log_scores` in the running event loop (so through its one store client). The headers are read
+    :data:`HEADERS_AT_ONCE` at a time and only their rows and run facts kept; the class tables' logs are read one
+    sample at a time (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`)."""
     from bediscover_inspect.evallogs.store import list_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
-    headers = await read_headers_async(infos)
-    scored = {  # a log whose header counts fewer samples completed than asked: which ones were scored
-        local_path(info.name): await scored_ids_async(info.name)
-        for info, log in zip(infos, headers, strict=True)
-        if not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
-    }
-    read = _log_scores(infos, headers, scored)
+    chosen = _RunChooser()
+    for start in range(0, len(infos), HEADERS_AT_ONCE):
+        batch = infos[start : start + HEADERS_AT_ONCE]
+        for info, log in zip(batch, await read_headers_async(batch), strict=True):
+            # a log whose header counts fewer samples completed than asked: which ones were scored
+            partial = not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
+            chosen.add(local_path(info.name), log, await scored_ids_async(info.name) if partial else None)
+    read = chosen.result()
     if classes:
         read.classes = {log: await read_pairs_async(log, task) for log, task in label_logs(read.scores).items()}
     return read
 
 
-def _log_scores(infos: list[Any], headers: list[Any], scored: dict[str, frozenset[str]] | None = None) -> LogScores:
-    """The :class:`LogScores` of the logs ``infos`` (``list_eval_logs`` entries) with their ``headers`` (a header or
-    the exception that reading it raised), as :func:`read_log_scores` describes; ``scored``: the ids of the samples
-    scored of each log (by local path) that did not score every sample it lists (:func:`run_facts`)."""
-    scored = scored or {}
-    skipped: list[tuple[str, str]] = []
-    latest: dict[tuple, tuple[str, Any, list[dict[str, Any]]]] = {}
-    unfinished: list[tuple[tuple, str, str]] = []
-    tasks_of: dict[str, str] = {}
-    for info, log in zip(infos, headers, strict=True):
-        path = local_path(info.name)
+@dataclass
+class _Chosen:
+    """A successful log kept for its run: its :func:`run_facts`, score rows (:func:`_log_rows`) and
+    :func:`_run_preference`."""
+
+    path: str
+    facts: dict[str, Any]
+    rows: list[dict[str, Any]]
+    preference: tuple[float, str]
+
+
+class _RunChooser:
+    """The :class:`LogScores` of logs given one at a time (:meth:`add`), as :func:`read_log_scores` describes;
+    only each kept log's rows and facts are held, never its header."""
+
+    def __init__(self) -> None:
+        self.skipped: list[tuple[str, str]] = []
+        self.latest: dict[tuple, _Chosen] = {}
+        self.unfinished: list[tuple[tuple, str, str]] = []
+        self.tasks_of: dict[str, str] = {}
+
+    def add(self, path: str, log: Any, scored: frozenset[str] | None = None) -> None:
+        """Take the log at ``path`` (local path or URL) with its header ``log`` (or the exception that reading it
+        raised); ``scored``: the ids of its samples scored when it did not score every sample it lists
+        (:func:`run_facts`)."""
         if isinstance(log, Exception):  # any unreadable file is reported and skipped, never fatal
-            skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
-            continue
+            self.skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
+            return
         try:
             metadata = log.eval.metadata or {}
             if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
-                skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}"))
-                continue
-            tasks_of[path] = short_task_name(log.eval.task)
+                self.skipped.append(
+                    (path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}")
+                )
+                return
+            self.tasks_of[path] = short_task_name(log.eval.task)
             seed, _ = _seed_and_effort(log)
             parameters = parameters_of(log)
             key = (
@@ -405,14 +426,16 @@ def _log_scores(infos: list[Any], headers: list[Any], scored: dict[str, frozense
                 seed,
             )
             if log.status != "success" or log.results is None:
-                unfinished.append((key, path, log.status if log.status != "success" else "success without results"))
-                continue
+                status = log.status if log.status != "success" else "success without results"
+                self.unfinished.append((key, path, status))
+                return
             if isinstance(metadata.get(SPLIT), dict):
-                unfinished.append((key, path, SPLIT_PART))
-                continue
-            rows = _log_rows(path, log, scored.get(path))
+                self.unfinished.append((key, path, SPLIT_PART))
+                return
+            facts = run_facts(path, log, scored)
+            rows = _log_rows(facts, log)
             if not rows:
-                skipped.append(
+                self.skipped.append(
                     (
                         path,
                         f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
@@ -420,40 +443,44 @@ def _log_scores(infos: list[Any], headers: list[Any], scored: dict[str, frozense
                         "the suite: re-run it)",
                     )
                 )
-                continue
+                return
+            chosen = _Chosen(path, facts, rows, _run_preference(log))
         except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
-            skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
-            continue
-        previous = latest.get(key)
-        if previous is not None:
-            # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
-            lost, kept = sorted([previous, (path, log, rows)], key=_run_preference)
-            (kept_samples, kept_created), (lost_samples, lost_created) = _run_preference(kept), _run_preference(lost)
-            why = (
-                "covers more samples"
-                if kept_samples > lost_samples
-                else "is newer"
-                if kept_created > lost_created
-                else "has the same samples and time, and was read later"
-            )
-            skipped.append((lost[0], f"{SUPERSEDED}: another successful log of the same run {why} ({kept[0]})"))
-            latest[key] = kept
-        else:
-            latest[key] = (path, log, rows)
+            self.skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
+            return
+        previous = self.latest.get(key)
+        if previous is None:
+            self.latest[key] = chosen
+            return
+        # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
+        lost, kept = sorted([previous, chosen], key=lambda item: item.preference)
+        (kept_samples, kept_created), (lost_samples, lost_created) = kept.preference, lost.preference
+        why = (
+            "covers more samples"
+            if kept_samples > lost_samples
+            else "is newer"
+            if kept_created > lost_created
+            else "has the same samples and time, and was read later"
+        )
+        self.skipped.append((lost.path, f"{SUPERSEDED}: another successful log of the same run {why} ({kept.path})"))
+        self.latest[key] = kept
 
-    for key, path, status in unfinished:
-        if key in latest:
-            skipped.append((path, f"{SUPERSEDED}: status {status}, the same run later succeeded"))
-        else:
-            skipped.append((path, f"status {status}"))
-    rows = [row for _, _, log_rows in latest.values() for row in log_rows]
-    facts = [run_facts(path, log, scored.get(path)) for path, log, _ in latest.values()]
-    runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
-    for column in (
-        "dataset_samples",
-        "limit",
-        "sample_id",
-        "per_dataset",
-    ):  # as logged: None stays None, 5 stays 5 (not 5.0)
-        runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
-    return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs, tasks_of=tasks_of)
+    def result(self) -> LogScores:
+        """The :class:`LogScores` of the logs added (its ``classes`` empty)."""
+        skipped = list(self.skipped)
+        for key, path, status in self.unfinished:
+            if key in self.latest:
+                skipped.append((path, f"{SUPERSEDED}: status {status}, the same run later succeeded"))
+            else:
+                skipped.append((path, f"status {status}"))
+        rows = [row for chosen in self.latest.values() for row in chosen.rows]
+        facts = [chosen.facts for chosen in self.latest.values()]
+        runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
+        for column in (
+            "dataset_samples",
+            "limit",
+            "sample_id",
+            "per_dataset",
+        ):  # as logged: None stays None, 5 stays 5 (not 5.0)
+            runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
+        return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs, tasks_of=self.tasks_of)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bediscover_inspect.evallogs.pairs import Pairs, label_log_rows
-from bediscover_inspect.metrics import confusion, per_class_prf
+from bediscover_inspect.metrics import confusion_of_counts, per_class_prf_of_confusion
 
 RUN = ["task", "model", "reasoning", "variant"]
 
@@ -36,10 +36,11 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
     confusion_rows: list[dict[str, Any]] = []
     for row in label_log_rows(scores).itertuples(index=False):
         run = {key: getattr(row, key) for key in RUN}
-        for dataset, (gold, pred) in pairs[row.log].items():
-            for label, values in per_class_prf(gold, pred).items():
+        for dataset, counts in pairs[row.log].items():
+            labels, matrix = confusion_of_counts(counts)
+            for label, values in per_class_prf_of_confusion(labels, matrix).items():
                 class_rows.append(run | {"dataset": dataset, "seed": row.seed, "label": label} | values)
-            confusion_rows += [run | {"dataset": dataset} | cell for cell in _confusion_cells(gold, pred)]
+            confusion_rows += [run | {"dataset": dataset} | cell for cell in _confusion_cells(labels, matrix)]
     per_class = pd.DataFrame(class_rows)
     if not per_class.empty:
         per_class = _over_seeds(per_class, ddof)
@@ -50,9 +51,8 @@ def class_tables(scores: pd.DataFrame, pairs: Mapping[str, Pairs], ddof: int = 0
     return per_class, matrix_frame
 
 
-def _confusion_cells(gold: list[str], pred: list[str]) -> list[dict[str, Any]]:
-    """The non-zero cells of the confusion matrix of ``gold`` and ``pred``: ``gold``, ``predicted``, ``count``."""
-    labels, matrix = confusion(gold, pred)
+def _confusion_cells(labels: list[str], matrix: np.ndarray) -> list[dict[str, Any]]:
+    """The non-zero cells of a confusion ``matrix`` over ``labels``: ``gold``, ``predicted``, ``count``."""
     return [
         {"gold": gold_label, "predicted": predicted, "count": int(matrix[i, j])}
         for i, gold_label in enumerate(labels)

@@ -64,14 +64,19 @@ def task_table(cells: pd.DataFrame) -> pd.DataFrame:
     """
     index = _row_keys(cells)
     measures = measure_order(cells["measure"], cells["scorer"].unique() if "scorer" in cells else None)
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for cell in cells.to_dict("records"):  # one pass: a pandas filter per row and measure costs most of the time
+        groups.setdefault(tuple(cell[key] for key in index), []).append(cell)
     rows: list[dict[str, Any]] = []
-    for key, frame in cells.groupby(index, sort=True):
+    for key in sorted(groups):
         row = dict(zip(index, key))
+        first: dict[str, dict[str, Any]] = {}
+        for cell in groups[key]:
+            first.setdefault(cell["measure"], cell)
         for measure in measures:
-            hit = frame[frame.measure == measure]
-            if not hit.empty:
-                row |= _measure_columns(measure, hit.iloc[0])
-        rows.append(row | _row_facts(frame))
+            if measure in first:
+                row |= _measure_columns(measure, first[measure])
+        rows.append(row | _row_facts(groups[key]))
     table = pd.DataFrame(rows)
     tail = [c for c in ("paper row", "paper note", "differs", "seeds", "samples") if c in table.columns]
     return table[[c for c in table.columns if c not in tail] + tail]
@@ -84,9 +89,9 @@ def _row_keys(cells: pd.DataFrame) -> list[str]:
     return ["scorer", *index] if "scorer" in cells and cells["scorer"].nunique() > 1 else index
 
 
-def _measure_columns(measure: str, cell: pd.Series) -> dict[str, str]:
-    """A row's columns of one ``measure`` from its ``cell``: the measure's value and, where the paper has a
-    number, ``<measure> (paper)`` and ``<measure> Δ`` (as :func:`task_table` describes)."""
+def _measure_columns(measure: str, cell: dict[str, Any]) -> dict[str, str]:
+    """A row's columns of one ``measure`` from its ``cell`` (a row of the cells): the measure's value and, where the
+    paper has a number, ``<measure> (paper)`` and ``<measure> Δ`` (as :func:`task_table` describes)."""
     digits = 0 if is_token_measure(measure) else 1
     value = format_cell(cell["mean"], cell["std"], digits, cell["ci95_low"], cell["ci95_high"])
     if _missing(cell["mean"]):
@@ -100,17 +105,21 @@ def _measure_columns(measure: str, cell: pd.Series) -> dict[str, str]:
     return columns
 
 
-def _row_facts(frame: pd.DataFrame) -> dict[str, Any]:
-    """The columns after the measures of a row's cells ``frame``: ``paper row``, ``paper note`` (only where
-    there is one), ``differs``, ``seeds`` and ``samples``."""
-    first = frame.iloc[0]
-    hits = frame[frame.paper_model != ""]
-    tables = ",".join(f"T{int(t)}" for t in sorted(set(hits.paper_table)))
-    facts: dict[str, Any] = {"paper row": f"{hits.paper_model.iloc[0]} ({tables})" if not hits.empty else ""}
-    notes = sorted({PAPER_NOTE_LABELS.get(n, n) for n in hits["paper_note"]} - {""}) if "paper_note" in hits else []
+def _row_facts(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """The columns after the measures of a row's ``cells`` (rows of the cells, in order): ``paper row``,
+    ``paper note`` (only where there is one), ``differs``, ``seeds`` and ``samples``."""
+    first = cells[0]
+    hits = [cell for cell in cells if cell["paper_model"] != ""]
+    tables = ",".join(f"T{int(t)}" for t in sorted({cell["paper_table"] for cell in hits}))
+    facts: dict[str, Any] = {"paper row": f"{hits[0]['paper_model']} ({tables})" if hits else ""}
+    notes = (
+        sorted({PAPER_NOTE_LABELS.get(c["paper_note"], c["paper_note"]) for c in hits} - {""})
+        if "paper_note" in first
+        else []
+    )
     if notes:
         facts["paper note"] = " ".join(notes)
-    facts["differs"] = first["differs"] if "differs" in frame else ""
+    facts["differs"] = first.get("differs", "")
     facts["seeds"] = first["seeds"]
     facts["samples"] = first["samples"]
     return facts
