@@ -313,35 +313,46 @@ class _Sides:
     identical: bool
 
 
-def _sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
+def _label_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
+    """:func:`_sides` of a label measure: the labels coded as integers, left out in turn from the confusions."""
     n = len(base)
-    if measure.per_sample == "label":
-        gold_a, answers_a, answers_b = base.gold, base.answers, cand.answers
-        labels = sorted(set(gold_a) | set(answers_a) | set(answers_b))
-        code = {label: i for i, label in enumerate(labels)}
-        gold = np.array([code[g] for g in gold_a])
-        pred_a, pred_b = np.array([code[a] for a in answers_a]), np.array([code[a] for a in answers_b])
-        statistic = measure.of_confusions
-        return _Sides(
-            _observed(measure, base),
-            _observed(measure, cand),
-            ps.leave_one_out_labels(gold, pred_a, len(labels), statistic) if n > 1 else None,
-            ps.leave_one_out_labels(gold, pred_b, len(labels), statistic) if n > 1 else None,
-            None,
-            bool(np.array_equal(pred_a, pred_b)),
-        )
+    gold_a, answers_a, answers_b = base.gold, base.answers, cand.answers
+    labels = sorted(set(gold_a) | set(answers_a) | set(answers_b))
+    code = {label: i for i, label in enumerate(labels)}
+    gold = np.array([code[g] for g in gold_a])
+    pred_a, pred_b = np.array([code[a] for a in answers_a]), np.array([code[a] for a in answers_b])
+    statistic = measure.of_confusions
+    return _Sides(
+        _observed(measure, base),
+        _observed(measure, cand),
+        ps.leave_one_out_labels(gold, pred_a, len(labels), statistic) if n > 1 else None,
+        ps.leave_one_out_labels(gold, pred_b, len(labels), statistic) if n > 1 else None,
+        None,
+        bool(np.array_equal(pred_a, pred_b)),
+    )
+
+
+def _ratio_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
+    """:func:`_sides` of a ratio of sums: numerators and denominators left out in turn."""
+    n = len(base)
     values_a, den_a = _per_sample(measure, base)
     values_b, den_b = _per_sample(measure, cand)
-    if measure.per_sample == "ratio":
-        assert den_a is not None and den_b is not None
-        return _Sides(
-            _observed(measure, base),
-            _observed(measure, cand),
-            ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
-            ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
-            None,
-            bool(np.array_equal(values_a, values_b) and np.array_equal(den_a, den_b)),
-        )
+    assert den_a is not None and den_b is not None
+    return _Sides(
+        _observed(measure, base),
+        _observed(measure, cand),
+        ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
+        ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
+        None,
+        bool(np.array_equal(values_a, values_b) and np.array_equal(den_a, den_b)),
+    )
+
+
+def _mean_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
+    """:func:`_sides` of a mean of per-sample values (0/1 or numbers), each value left out in turn."""
+    n = len(base)
+    values_a, _ = _per_sample(measure, base)
+    values_b, _ = _per_sample(measure, cand)
     return _Sides(
         _observed(measure, base),
         _observed(measure, cand),
@@ -350,6 +361,15 @@ def _sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
         (values_a, values_b) if measure.per_sample == "binary" else None,
         bool(np.array_equal(values_a, values_b)),
     )
+
+
+def _sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
+    """One cell's two sides (:class:`_Sides`) by the measure's per-sample kind."""
+    if measure.per_sample == "label":
+        return _label_sides(measure, base, cand)
+    if measure.per_sample == "ratio":
+        return _ratio_sides(measure, base, cand)
+    return _mean_sides(measure, base, cand)
 
 
 def measure_value(measure: Measure, rows: Rows) -> float:
@@ -494,22 +514,29 @@ def _entries(columns: Any, key: str, positions: np.ndarray) -> tuple[np.ndarray,
     return columns.numbers[column][positions], columns.kinds[column][positions]
 
 
+def _score_differences(sa: Scored | None, sb: Scored | None) -> dict[str, list[Any]]:
+    """How one scorer's scores of a paired sample differ: ``score`` (which side has one) when a side has none,
+    else each value entry (``dict.get``: absent and ``None`` are equal) and the answer that differ, as
+    ``[baseline, candidate]``."""
+    if sa is None or sb is None:
+        return {"score": [sa is not None, sb is not None]}
+    differences: dict[str, list[Any]] = {}
+    for name in sorted(set(sa.value) | set(sb.value)):
+        if sa.value.get(name) != sb.value.get(name):
+            differences[name] = [sa.value.get(name), sb.value.get(name)]
+    if sa.answer != sb.answer:
+        differences["answer"] = [sa.answer, sb.answer]
+    return differences
+
+
 def _changes(pair: RunPair, keys: Sequence[tuple[str, int]], label: str) -> list[Change]:
+    """Each (paired sample, scorer) of ``keys`` whose score changed, in key then scorer order."""
     out = []
     may_differ = _may_differ(pair.baseline.samples, pair.candidate.samples, keys)
     for key in (key for key, differ in zip(keys, may_differ, strict=True) if differ):
         a, b = pair.baseline.samples[key], pair.candidate.samples[key]
         for scorer in sorted(set(a.scores) | set(b.scores)):
-            sa, sb = a.scores.get(scorer), b.scores.get(scorer)
-            differences: dict[str, list[Any]] = {}
-            if sa is None or sb is None:
-                differences["score"] = [sa is not None, sb is not None]
-            else:
-                for name in sorted(set(sa.value) | set(sb.value)):
-                    if sa.value.get(name) != sb.value.get(name):
-                        differences[name] = [sa.value.get(name), sb.value.get(name)]
-                if sa.answer != sb.answer:
-                    differences["answer"] = [sa.answer, sb.answer]
+            differences = _score_differences(a.scores.get(scorer), b.scores.get(scorer))
             if differences:
                 out.append(
                     Change(label, scorer, a.groups.get("dataset", ""), a.id, a.epoch, pair.baseline.seed, differences)
@@ -594,6 +621,29 @@ def _scorer_missing(key: tuple[str, int], run: Run, other: Run) -> str | None:
     return "unscored" if any(s in SCORERS and s not in ours for s in other.samples.scorer_names(other_row)) else None
 
 
+def _side_problems(key_list: Sequence[tuple[str, int]], run: Run, other: Run) -> dict[str, list[tuple[str, int]]]:
+    """The keys of ``key_list`` that ``run`` cannot use, by problem (:func:`_problem_of`, :func:`_scorer_missing`),
+    in key order."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for key in key_list:
+        problem = _problem_of(key, run) or _scorer_missing(key, run, other)
+        if problem is not None:
+            found.setdefault(problem, []).append(key)
+    return found
+
+
+def _count_problems(
+    coverage: Coverage, side: str, run: Run, found: dict[str, list[tuple[str, int]]], total: int
+) -> None:
+    """Add one side's problems of a run pair (:func:`_side_problems`, of ``total`` samples asked) to ``coverage``:
+    counts, and a line per problem."""
+    for problem, keys in found.items():
+        names = [_example(key, run, problem) for key in keys]
+        coverage.problems[side][problem] += len(names)
+        line = _problem_line(side, run, problem, names, total)
+        coverage.lines["non-finite" if problem == "non-finite" else "tolerable"].append(line)
+
+
 def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
     """Every sample either run of each pair was asked to run, sorted into usable and not.
 
@@ -607,19 +657,14 @@ def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[st
     for index, pair in enumerate(pairs):
         coverage.asked += len(pair.keys)
         bad: set[tuple[str, int]] = set()
-        for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
+        for side, run, other in (
+            ("baseline", pair.baseline, pair.candidate),
+            ("candidate", pair.candidate, pair.baseline),
+        ):
             coverage.planned[side] += len(run.planned)
-            found: dict[str, list[str]] = {}
-            other = pair.candidate if run is pair.baseline else pair.baseline
-            for key in pair.keys:
-                problem = _problem_of(key, run) or _scorer_missing(key, run, other)
-                if problem is not None:
-                    found.setdefault(problem, []).append(_example(key, run, problem))
-                    bad.add(key)
-            for problem, names in found.items():
-                coverage.problems[side][problem] += len(names)
-                line = _problem_line(side, run, problem, names, len(pair.keys))
-                coverage.lines["non-finite" if problem == "non-finite" else "tolerable"].append(line)
+            found = _side_problems(pair.keys, run, other)
+            _count_problems(coverage, side, run, found, len(pair.keys))
+            bad.update(key for keys in found.values() for key in keys)
         usable[index] = [key for key in pair.keys if key not in bad]
         coverage.paired += len(usable[index])
     return coverage, usable
@@ -766,10 +811,9 @@ def _cell_sides(scorer: str, members: Sequence[tuple[Segment, np.ndarray]]) -> t
     return sides[0], sides[1]
 
 
-def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
-    """Every cell of one family (module docstring), tested (:func:`give_verdicts` gives the verdicts)."""
-    cells: list[Cell] = []
-    scorers = sorted(
+def _family_scorers(family: Family) -> list[str]:
+    """The catalog's scorers (sorted) that score some pair of the family on both sides."""
+    return sorted(
         {
             s
             for segment in family.segments
@@ -777,38 +821,77 @@ def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
             if s in SCORERS and _scored_both(segment, s).any()
         }
     )
-    for scorer in scorers:
-        for rank, name in enumerate(_measures_of(scorer, measures)):
-            measure = CATALOG[name]
-            group_keys = ["all", *SCORERS[scorer].group_keys(name)[: None if measures == "all" else 1]]
-            for group_key in group_keys:
-                groups = _groups(family, scorer, group_key)
-                if group_key == "dataset" and len(groups) == 1:
-                    continue  # one dataset: its cell is the "all" cell
-                for group, members in sorted(groups.items()):
-                    base, cand = _cell_sides(scorer, members)
-                    result = test_cell(measure, base, cand, alpha) | newly_lost(measure, base, cand)
-                    cell = Cell(
-                        run=family.label,
-                        task=family.task,
-                        variant=family.variant,
-                        reasoning=family.reasoning,
-                        scorer=scorer,
-                        measure=name,
-                        group_key=group_key,
-                        group=group,
-                        headline=rank < len(SCORERS[scorer].headline) and group_key in ("all", "dataset"),
-                        higher_is_better=measure.higher_is_better,
-                        pairs=len(base),
-                        seeds=sorted({int(segment.seed) for segment, _ in members}),
-                        **result,
-                    )
-                    cells.append(cell)
+
+
+def _group_keys(scorer: str, measure: str, measures: str) -> list[str]:
+    """The groupings of a measure's cells: ``all``, then the catalog's first group key (``measures="all"``:
+    every group key) of the measure."""
+    return ["all", *SCORERS[scorer].group_keys(measure)[: None if measures == "all" else 1]]
+
+
+def _test_group(
+    family: Family,
+    scorer: str,
+    name: str,
+    headline: bool,
+    grouping: tuple[str, str],
+    members: Sequence[tuple[Segment, np.ndarray]],
+    alpha: float,
+) -> Cell:
+    """The cell of measure ``name`` of ``scorer`` over one group's pairs ``members`` (``grouping``: group key,
+    group), tested (:func:`test_cell`) and its causes counted (:func:`newly_lost`)."""
+    measure = CATALOG[name]
+    base, cand = _cell_sides(scorer, members)
+    result = test_cell(measure, base, cand, alpha) | newly_lost(measure, base, cand)
+    return Cell(
+        run=family.label,
+        task=family.task,
+        variant=family.variant,
+        reasoning=family.reasoning,
+        scorer=scorer,
+        measure=name,
+        group_key=grouping[0],
+        group=grouping[1],
+        headline=headline,
+        higher_is_better=measure.higher_is_better,
+        pairs=len(base),
+        seeds=sorted({int(segment.seed) for segment, _ in members}),
+        **result,
+    )
+
+
+def _measure_cells(family: Family, scorer: str, rank: int, name: str, measures: str, alpha: float) -> list[Cell]:
+    """The cells of one measure (the ``rank``-th of its scorer's list, :func:`_measures_of`): one per group of each
+    grouping; a grouping by dataset that finds one dataset is left out (its cell is the ``all`` cell)."""
+    cells = []
+    for group_key in _group_keys(scorer, name, measures):
+        groups = _groups(family, scorer, group_key)
+        if group_key == "dataset" and len(groups) == 1:
+            continue  # one dataset: its cell is the "all" cell
+        headline = rank < len(SCORERS[scorer].headline) and group_key in ("all", "dataset")
+        for group, members in sorted(groups.items()):
+            cells.append(_test_group(family, scorer, name, headline, (group_key, group), members, alpha))
+    return cells
+
+
+def _name_scorers(cells: Sequence[Cell]) -> None:
+    """Set :attr:`Cell.scorer_named` on each cell whose measure name another scorer of the cells reports too."""
     scorers_of: dict[str, set[str]] = {}
     for cell in cells:
         scorers_of.setdefault(cell.measure, set()).add(cell.scorer)
     for cell in cells:
         cell.scorer_named = len(scorers_of[cell.measure]) > 1
+
+
+def family_cells(family: Family, measures: str, alpha: float) -> list[Cell]:
+    """Every cell of one family (module docstring), tested (:func:`give_verdicts` gives the verdicts)."""
+    cells = [
+        cell
+        for scorer in _family_scorers(family)
+        for rank, name in enumerate(_measures_of(scorer, measures))
+        for cell in _measure_cells(family, scorer, rank, name, measures, alpha)
+    ]
+    _name_scorers(cells)
     return cells
 
 
@@ -852,6 +935,74 @@ def interval_notes(cells: Sequence[Cell]) -> list[str]:
     ]
 
 
+def _skipped_notes(sides: Sequence[Side]) -> list[str]:
+    """A note per log a side left out that does not matter (:attr:`~.pairing.Side.skipped`)."""
+    return [f"{side.name} log left out: {path} ({reason})" for side in sides for path, reason in side.skipped]
+
+
+def _pair_notes(pair: RunPair) -> list[str]:
+    """Notes on how a run pair's logs differ without making the runs unlike: samples of the task that neither log
+    lists, the model, the generate settings and the budget (:func:`budget_notes`)."""
+    a, b = pair.baseline, pair.candidate
+    notes = []
+    declared = max(run.declared or 0 for run in (a, b))
+    if declared > len(pair.keys):
+        notes.append(
+            f"{run_name(a)}: {len(pair.keys)} of its task's {declared} samples compared; neither log lists the "
+            f"other {declared - len(pair.keys)} (--limit, --sample-id, or removed from both logs)"
+        )
+    if a.model != b.model:
+        notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
+    if a.generate != b.generate:
+        notes.append(f"{run_name(a)}: generate settings {a.generate} (baseline) vs {b.generate} (candidate)")
+    return notes + budget_notes(a, b)
+
+
+def _family_changes(family: Family, pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]]]) -> list[Change]:
+    """The changed paired samples (:class:`Change`) of the run pairs of ``family``, in run-pair order."""
+    return [
+        change
+        for index, pair in enumerate(pairs)
+        if (pair.baseline.task, pair.baseline.variant, pair.baseline.reasoning)
+        == (family.task, family.variant, family.reasoning)
+        for change in _changes(pair, usable[index], family.label)
+    ]
+
+
+def _incomplete_lines(sides: Sequence[Side]) -> list[str]:
+    """What makes either side incomplete (:attr:`~.pairing.Side.incomplete`), baseline first."""
+    return [line for side in sides for line in side.incomplete]
+
+
+def _pairing_notes(
+    sides: Sequence[Side],
+    pairs: Sequence[RunPair],
+    coverage: Coverage,
+    usable: dict[int, list[tuple[str, int]]],
+    tolerated: int | None,
+) -> list[str]:
+    """The notes on the logs and their pairs, before any cell is tested: logs left out, samples missing within
+    ``--max-missing`` (``tolerated``; ``None`` when the comparison is incomplete, which lists them itself), how
+    each run pair's logs differ (:func:`_pair_notes`) and values not measured (:func:`unmeasured_notes`)."""
+    notes = _skipped_notes(sides)
+    if tolerated is not None:
+        notes += [f"tolerated (--max-missing {tolerated}): {line}" for line in coverage.lines["tolerable"]]
+    notes += [note for pair in pairs for note in _pair_notes(pair)]
+    return notes + unmeasured_notes(pairs, usable)
+
+
+def _tested_cells(families: Sequence[Family], measures: str, alpha: float, max_drop: float) -> tuple[list[Cell], int]:
+    """Every cell of ``families`` (:func:`family_cells`) with its verdict (:func:`give_verdicts`), in family
+    order, and the Holm family size."""
+    cells = [cell for family in families for cell in family_cells(family, measures, alpha)]
+    return cells, give_verdicts(cells, alpha, max_drop)
+
+
+def _cell_order(cell: Cell) -> tuple[Any, ...]:
+    """The output's order of cells: headline first, then worst verdict, largest drop, run, measure, group."""
+    return (not cell.headline, VERDICT_ORDER.index(cell.verdict), cell.delta, cell.run, cell.measure, cell.group)
+
+
 def compare(
     baseline: str | Path,
     candidate: str | Path,
@@ -885,41 +1036,17 @@ def compare(
     check_options(max_drop, alpha, measures, max_missing)
     sides = run_coroutine(_read_sides((str(baseline), str(candidate)), tasks))
     pairing = pair_runs(*sides)
-    warnings = refuse_unlike(pairing, allow_mismatch, [line for side in sides for line in side.incomplete])
+    warnings = refuse_unlike(pairing, allow_mismatch, _incomplete_lines(sides))
     coverage, usable = account(pairing.pairs)
     incomplete = incompleteness(sides, pairing, coverage, max_missing)
     if not coverage.paired and not incomplete:
         raise CompareError("no paired samples: the two sides share no run and sample")
-    notes = [f"{side.name} log left out: {path} ({reason})" for side in sides for path, reason in side.skipped]
-    if not incomplete:
-        notes += [f"tolerated (--max-missing {max_missing}): {line}" for line in coverage.lines["tolerable"]]
-    for pair in pairing.pairs:
-        a, b = pair.baseline, pair.candidate
-        declared = max(run.declared or 0 for run in (a, b))
-        if declared > len(pair.keys):
-            notes.append(
-                f"{run_name(a)}: {len(pair.keys)} of its task's {declared} samples compared; neither log lists the "
-                f"other {declared - len(pair.keys)} (--limit, --sample-id, or removed from both logs)"
-            )
-        if a.model != b.model:
-            notes.append(f"{run_name(a)}: model {a.model} (baseline) vs {b.model} (candidate)")
-        if a.generate != b.generate:
-            notes.append(f"{run_name(a)}: generate settings {a.generate} (baseline) vs {b.generate} (candidate)")
-        notes += budget_notes(a, b)
-    notes += unmeasured_notes(pairing.pairs, usable)
+    notes = _pairing_notes(sides, pairing.pairs, coverage, usable, max_missing if not incomplete else None)
     families = families_of(pairing.pairs, usable)
-    cells = [cell for family in families for cell in family_cells(family, measures, alpha)]
-    holm_family = give_verdicts(cells, alpha, max_drop)
+    cells, holm_family = _tested_cells(families, measures, alpha, max_drop)
     notes += interval_notes(cells)
-    cells.sort(key=lambda c: (not c.headline, VERDICT_ORDER.index(c.verdict), c.delta, c.run, c.measure, c.group))
-    changes = [
-        change
-        for family in families
-        for index, pair in enumerate(pairing.pairs)
-        if (pair.baseline.task, pair.baseline.variant, pair.baseline.reasoning)
-        == (family.task, family.variant, family.reasoning)
-        for change in _changes(pair, usable[index], family.label)
-    ]
+    cells.sort(key=_cell_order)
+    changes = [change for family in families for change in _family_changes(family, pairing.pairs, usable)]
     settings = {
         "alpha": alpha,
         "max_drop": max_drop,
