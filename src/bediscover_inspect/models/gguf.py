@@ -419,6 +419,53 @@ def _message_dict(message: ChatMessage) -> dict[str, Any]:
 _OWN_MODEL_ARGS = ("chat_template", "sha256")
 
 
+def _completion_params(config: GenerateConfig) -> dict[str, Any]:
+    """llama.cpp's ``create_completion`` parameters for ``config``. Unset fields: ``max_tokens``
+    :data:`DEFAULT_MAX_TOKENS`, temperature 0.8 and top_p 0.95 (llama.cpp's defaults), top_k 0 (off), no
+    penalties; ``min_p`` is always 0 (off)."""
+    return {
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        "temperature": 0.8 if config.temperature is None else config.temperature,
+        "top_p": 0.95 if config.top_p is None else config.top_p,
+        "top_k": config.top_k if config.top_k is not None else 0,
+        "min_p": 0.0,
+        "seed": config.seed,
+        "stop": list(config.stop_seqs or []),
+        "frequency_penalty": config.frequency_penalty or 0.0,
+        "presence_penalty": config.presence_penalty or 0.0,
+    }
+
+
+def _reasoning_and_answer(prompt: str, generated: str) -> tuple[str | None, str]:
+    """The thinking span and the answer of ``generated`` (:func:`split_reasoning`); a span the chat template
+    opened in the prompt counts as opened in the generated text."""
+    raw = generated
+    if prompt.rstrip().endswith(THINK_OPEN) and THINK_OPEN not in generated:
+        raw = THINK_OPEN + generated  # the template opened the thinking span in the prompt
+    return split_reasoning(raw)
+
+
+def _thinking_span(generated: str) -> str:
+    """The generated text of the thinking span, closing tag included (all of it when the tag never came)."""
+    close = generated.find(THINK_CLOSE)
+    return generated if close < 0 else generated[: close + len(THINK_CLOSE)]
+
+
+def _tokens_of(llama: Any, text: str) -> list[int]:
+    """Token ids of ``text`` with the model's tokenizer (special tokens parsed, no BOS added)."""
+    return list(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+
+def _stop_reason(finish: str | None, n_out: int, max_tokens: int) -> StopReason:
+    """Inspect's stop reason for llama.cpp's ``finish_reason``: ``length`` is ``max_tokens`` when the budget
+    (``max_tokens`` > 0) was spent, else the context window (``model_length``)."""
+    if finish == "stop":
+        return "stop"
+    if finish == "length":
+        return "max_tokens" if n_out >= max_tokens > 0 else "model_length"
+    return "unknown"
+
+
 class GGUFModelAPI(ModelAPI):
     """Inspect model API running a local GGUF with llama-cpp-python (see the module docstring).
 
@@ -519,17 +566,7 @@ class GGUFModelAPI(ModelAPI):
         return await anyio.to_thread.run_sync(self._generate_sync, loaded, prompt, config)
 
     def _generate_sync(self, loaded: _Loaded, prompt: str, config: GenerateConfig) -> tuple[ModelOutput, ModelCall]:
-        params: dict[str, Any] = {
-            "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
-            "temperature": 0.8 if config.temperature is None else config.temperature,
-            "top_p": 0.95 if config.top_p is None else config.top_p,
-            "top_k": config.top_k if config.top_k is not None else 0,
-            "min_p": 0.0,
-            "seed": config.seed,
-            "stop": list(config.stop_seqs or []),
-            "frequency_penalty": config.frequency_penalty or 0.0,
-            "presence_penalty": config.presence_penalty or 0.0,
-        }
+        params = _completion_params(config)
         with loaded.lock:
             start = time.monotonic()  # compute time only, not the wait for the lock
             llama = loaded.llama
@@ -537,38 +574,30 @@ class GGUFModelAPI(ModelAPI):
             tokens = self._prompt_tokens(llama, prompt)
             request = {"prompt": prompt, "prompt_tokens": len(tokens), "n_ctx": n_ctx, **params}
             if len(tokens) >= n_ctx:
-                message = f"prompt of {len(tokens)} tokens does not fit the context window of {n_ctx} tokens"
-                output = self._output("", "", "model_length", len(tokens), 0, None)
-                output.metadata = {"gguf_error": message}
-                output.time = time.monotonic() - start
-                return output, ModelCall.create(request, {"error": message}, time=output.time)
+                return self._prompt_too_long(request, len(tokens), n_ctx, start)
             response = llama.create_completion(tokens, **params)
             generated = response["choices"][0]["text"]
-            raw = generated
-            if prompt.rstrip().endswith(THINK_OPEN) and THINK_OPEN not in generated:
-                raw = THINK_OPEN + generated  # the template opened the thinking span in the prompt
-            reasoning, answer = split_reasoning(raw)
-            reasoning_tokens = None
-            if reasoning is not None:
-                # generated tokens of the thinking span, closing tag included
-                close = generated.find(THINK_CLOSE)
-                span = generated if close < 0 else generated[: close + len(THINK_CLOSE)]
-                reasoning_tokens = len(llama.tokenize(span.encode("utf-8"), add_bos=False, special=True))
-        usage = response.get("usage") or {}
-        n_out = int(usage.get("completion_tokens", 0))
-        finish = response["choices"][0].get("finish_reason")
-        stop_reason: StopReason
-        if finish == "stop":
-            stop_reason = "stop"
-        elif finish == "length":
-            stop_reason = "max_tokens" if n_out >= params["max_tokens"] > 0 else "model_length"
-        else:
-            stop_reason = "unknown"
+            reasoning, answer = _reasoning_and_answer(prompt, generated)
+            span = _thinking_span(generated) if reasoning is not None else None
+            reasoning_tokens = None if span is None else len(_tokens_of(llama, span))
+        n_out = int((response.get("usage") or {}).get("completion_tokens", 0))
+        stop_reason = _stop_reason(response["choices"][0].get("finish_reason"), n_out, params["max_tokens"])
         if reasoning_tokens is not None:
             reasoning_tokens = min(reasoning_tokens, n_out)
         output = self._output(answer, reasoning, stop_reason, len(tokens), n_out, reasoning_tokens)
         output.time = time.monotonic() - start
         return output, ModelCall.create(request, response, time=output.time)
+
+    def _prompt_too_long(
+        self, request: dict[str, Any], n_tokens: int, n_ctx: int, start: float
+    ) -> tuple[ModelOutput, ModelCall]:
+        """An empty ``model_length`` output for a prompt of ``n_tokens`` that does not fit the context window
+        (``gguf_error`` in its metadata says so), nothing generated."""
+        message = f"prompt of {n_tokens} tokens does not fit the context window of {n_ctx} tokens"
+        output = self._output("", "", "model_length", n_tokens, 0, None)
+        output.metadata = {"gguf_error": message}
+        output.time = time.monotonic() - start
+        return output, ModelCall.create(request, {"error": message}, time=output.time)
 
     def _output(
         self,
@@ -607,7 +636,7 @@ class GGUFModelAPI(ModelAPI):
 
         def run() -> list[int]:
             with loaded.lock:
-                return list(loaded.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+                return _tokens_of(loaded.llama, text)
 
         return await anyio.to_thread.run_sync(run)
 
