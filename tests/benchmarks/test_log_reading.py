@@ -3,24 +3,11 @@ the table's ratios are the slopes', and the script runs at a tiny size."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-@pytest.fixture()
-def log_reading(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    import log_reading
-
-    return log_reading
+from tests.benchmarks.log_reading_script import run_tiny
 
 
 def test_grown_log_lists_every_sample(log_reading, tmp_path):
@@ -97,19 +84,11 @@ def test_table_gives_slopes_and_their_ratios_to_the_floor(log_reading):
 def test_script_runs_at_a_tiny_size(tmp_path):
     """Two sizes and one model's 30 logs of three samples, the code after only: every command measured, the
     report's tables hold the model, the markdown written."""
-    env = dict(
-        os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
-    )
-    args = ["--sizes", "64,128", "--models", "1", "--many-limit", "3", "--out", "tiny"]
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / "log_reading.py"), *args], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    result = json.loads((tmp_path / "results" / "tiny.json").read_text())
+    result, markdown = run_tiny(tmp_path, ["--sizes", "64,128", "--models", "1", "--many-limit", "3"], timeout=600)
     assert [row["samples"] for row in result["sizes"]] == [64, 128]
     for row in result["sizes"]:
         assert row["floor"]["cpu_s"] > 0 and row["after"]["report"]["peak_rss_mb"] > 0
     many = result["many"]
     assert (many["logs"], many["samples"], many["after"]["finished"]) == (30, 90, True)
     assert set(many["after"]["models_per_table"].values()) == {1}
-    assert "| 128 | after |" in (tmp_path / "results" / "tiny.md").read_text()
+    assert "| 128 | after |" in markdown

@@ -3,23 +3,9 @@ that re-scores the grown log with the code after."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-@pytest.fixture()
-def log_reading(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    import log_reading
-
-    return log_reading
+from tests.benchmarks.log_reading_script import run_tiny
 
 
 def _measured(cpu: float, mb: float) -> dict[str, float]:
@@ -53,14 +39,8 @@ def test_rescore_table_gives_its_slope_between_the_sizes_re_scored(log_reading):
 
 @pytest.mark.slow
 def test_script_re_scores_at_a_tiny_size(tmp_path):
-    env = dict(
-        os.environ, BEDISCOVER_BENCH_RESULTS=str(tmp_path / "results"), BEDISCOVER_BENCH_WORK=str(tmp_path / "work")
+    result, markdown = run_tiny(
+        tmp_path, ["--sizes", "64,96", "--rescore-sizes", "64,96", "--models", "0"], timeout=900
     )
-    args = ["--sizes", "64,96", "--rescore-sizes", "64,96", "--models", "0", "--out", "tiny"]
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / "log_reading.py"), *args], env=env, capture_output=True, text=True, timeout=900
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    result = json.loads((tmp_path / "results" / "tiny.json").read_text())
     assert [row["after"]["rescore"]["cpu_s"] > 0 for row in result["sizes"]] == [True, True]
-    assert "| 96 | after |" in (tmp_path / "results" / "tiny.md").read_text().split("rescore ms/sample")[1]
+    assert "| 96 | after |" in markdown.split("rescore ms/sample")[1]
