@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
+from bediscover_inspect.gate.cells import newly_lost
 from bediscover_inspect.gate.columns import Scored
-from bediscover_inspect.gate.compare import compare, newly_lost
+from bediscover_inspect.gate.compare import compare
 from bediscover_inspect.gate.compare_output import render
 from bediscover_inspect.measures import CATALOG
 from tests.gate.suite import edit_logs, write_suite

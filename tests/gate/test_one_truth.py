@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from bediscover_inspect.evallogs.results import read_results
-from bediscover_inspect.gate.compare import measure_value
+from bediscover_inspect.gate.cells import measure_value
 from bediscover_inspect.gate.pairing import read_side
 from bediscover_inspect.measures import CATALOG, SCORERS
 from bediscover_inspect.tasks import TASK_NAMES

@@ -7,8 +7,8 @@ cell, and give a regression verdict.
 
 Steps (each a function below): read both sides (:func:`~.pairing.read_side`), pair their runs
 (:func:`~.pairing.pair_runs`) and refuse unlike runs, account for every sample either run of a pair was asked to
-run (:func:`account`), group the run pairs into cell families (one per task, variant and reasoning mode, seeds
-pooled), test each cell (:func:`test_cell`), then correct the family of p-values with Holm's method and give the
+run (:func:`~.coverage.account`), group the run pairs into cell families (one per task, variant and reasoning mode,
+seeds pooled), test each cell (:func:`~.cells.test_cell`), then correct the family of p-values with Holm's method and give the
 verdicts (:func:`give_verdicts`).
 
 Pairing. Each side is a log directory (the successful suite logs, one per run, chosen as
@@ -24,7 +24,7 @@ settings with a log of the same run in one directory (never chosen between); a s
 dict) that is NaN or infinite; and more than ``max_missing`` samples (default 0) that either side was asked to run
 and that are missing, not run (absent from a side's sample list), errored or unscored on a side. A value that is
 ``None`` (token counts the provider did not report) is not measured, not a problem: a note names the run, the side
-and the keys (:func:`unmeasured_notes`).
+and the keys (:func:`~.coverage.unmeasured_notes`).
 
 Refusal (exit 2). Unlike runs are not compared (a :class:`MismatchError` naming the difference): another task
 version, other data (a file whose SHA-1 in the task metadata differs), another variant (prompt, context, mode,
@@ -59,7 +59,7 @@ measure whose baseline-good pairs, all turning bad, could not reach Holm's first
 :func:`can_decide`).
 
 Causes. For every cell, of the paired samples that got worse, how many the candidate newly lost to a reply cut
-off at the budget or with its text only in the reasoning (:func:`newly_lost`; the per-sample ``cut_off`` and
+off at the budget or with its text only in the reasoning (:func:`~.cells.newly_lost`; the per-sample ``cut_off`` and
 ``reasoning_only`` of :mod:`bediscover_inspect.causes`). A regressed cell whose drop they explain is still a
 regression of the configuration under test (exit 1), but the verdict line names them; a ``max_tokens`` that
 differs between the sides is noted (:func:`budget_notes`).
@@ -68,7 +68,8 @@ Exit codes (:meth:`Comparison.exit_code`): 3 incomplete; else 1 when a cell regr
 ``require_identical``, a paired sample's score changed); else 4 when a cell has too few samples (unless
 ``allow_untested``); else 0. 2 is a usage error or a refusal (raised as :class:`CompareError`).
 
-Reading and pairing the logs live in :mod:`.pairing`, the output and command line in :mod:`.compare_output`.
+Reading and pairing the logs live in :mod:`.pairing`, accounting for the samples in :mod:`.coverage`, one cell's
+test in :mod:`.cells`, the output and command line in :mod:`.compare_output`.
 """
 
 from __future__ import annotations
@@ -82,10 +83,12 @@ from typing import Any
 import numpy as np
 
 from bediscover_inspect._inspect_compat import run_coroutine
-from bediscover_inspect.measures import CATALOG, SCORERS, Measure
+from bediscover_inspect.measures import CATALOG, SCORERS
 
 from . import paired_stats as ps
+from .cells import TESTS, newly_lost, test_cell
 from .columns import MISSING, NONE, OTHER, CellScores, Part, RunSamples, Scored
+from .coverage import SIDES, Coverage, account, incompleteness, unmeasured_notes
 from .pairing import (
     CompareError,
     MismatchError,
@@ -114,24 +117,8 @@ VERDICT_ORDER = (REGRESSED, SMALL_DROP, TOO_FEW, NO_CHANGE, IMPROVED)
 EXIT_PASSED, EXIT_REGRESSED, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_UNTESTED = 0, 1, 2, 3, 4
 """Exit codes of ``bediscover compare`` (module docstring)."""
 
-TESTS = {
-    "binary": "McNemar exact",
-    "mean": "paired t",
-    "ratio": "jackknife t",
-    "label": "jackknife t",
-}
-"""The test of each kind of measure (:attr:`bediscover_inspect.measures.Measure.per_sample`), as the output names
-it."""
-
 FORMATS = ("table", "markdown", "json")
 MEASURE_SETS = ("headline", "all")
-SIDES = ("baseline", "candidate")
-SAMPLE_PROBLEMS = ("missing", "errored", "unscored", "not run")
-"""What can be wrong with a sample expected of a run (tolerated up to ``max_missing``): in its log's sample list and
-absent from its results (``missing``), ended in error, unscored, or not in its log's sample list though the other
-run's list has it (``not run``). A non-finite score value is never tolerated."""
-
-NOT_RUN_CAUSES = "not in its log's sample list: --limit, --sample-id, a dataset selector, or removed from the log"
 
 
 # --------------------------------------------------------------------------------------- cells
@@ -140,7 +127,8 @@ NOT_RUN_CAUSES = "not in its log's sample list: --limit, --sample-id, a dataset 
 @dataclass
 class Cell:
     """One tested cell. Values are measure units (0–1); ``delta``, ``low``, ``high``, ``se`` and ``max_drop``
-    points. ``newly_worse``, ``newly_cut_off``, ``newly_reasoning_only``: the cause counts of :func:`newly_lost`."""
+    points. ``newly_worse``, ``newly_cut_off``, ``newly_reasoning_only``: the cause counts of
+    :func:`~.cells.newly_lost`."""
 
     run: str
     task: str
@@ -205,34 +193,6 @@ class Change:
 
 
 @dataclass
-class Coverage:
-    """What was compared (:func:`account`).
-
-    Attributes:
-        run_pairs: run pairs compared.
-        asked: samples (× epochs) either run of a pair was asked to run, summed over run pairs.
-        paired: of those, the samples usable on both sides (the rows of the cells).
-        planned: per side, samples its compared runs were asked to run.
-        problems: per side, per problem (:data:`SAMPLE_PROBLEMS` and ``non-finite``), the samples affected.
-        lines: one line per (side, run, problem): count, total and example sample ids.
-    """
-
-    run_pairs: int = 0
-    asked: int = 0
-    paired: int = 0
-    planned: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
-    problems: dict[str, dict[str, int]] = field(
-        default_factory=lambda: {side: dict.fromkeys((*SAMPLE_PROBLEMS, "non-finite"), 0) for side in SIDES}
-    )
-    lines: dict[str, list[str]] = field(default_factory=lambda: {"tolerable": [], "non-finite": []})
-
-    @property
-    def unusable(self) -> int:
-        """Samples asked of either side and not paired."""
-        return self.asked - self.paired
-
-
-@dataclass
 class Comparison:
     """Everything ``compare`` found; rendered by :func:`~.compare_output.render`."""
 
@@ -268,183 +228,6 @@ class Comparison:
         if self.untested and not self.settings.get("allow_untested"):
             return EXIT_UNTESTED
         return EXIT_PASSED
-
-
-Rows = CellScores | Sequence[Scored]
-"""One side's scores of a cell, pair by pair: columns of the runs (:class:`~.columns.CellScores`) or
-:class:`~.columns.Scored` rows."""
-
-
-def _cell(rows: Rows) -> CellScores:
-    return rows if isinstance(rows, CellScores) else CellScores.of_rows(rows)
-
-
-def _per_sample(measure: Measure, rows: CellScores) -> tuple[np.ndarray, np.ndarray | None]:
-    """(values or numerators, denominators) of one side (the catalog's formulas)."""
-    try:
-        numbers = measure.numbers_of(rows)
-        return numbers, measure.denominators_of(rows) if measure.per_sample == "ratio" else None
-    except ValueError as exc:
-        raise CompareError(f"measure {measure.name}: {exc}") from None
-
-
-def _observed(measure: Measure, rows: CellScores) -> float:
-    """The measure over one side's rows, computed by the catalog (:meth:`Measure.compute_of`), as the log's
-    metric."""
-    try:
-        if measure.kind == "label":
-            return measure.compute_of(rows, rows.gold, rows.answers)
-        return measure.compute_of(rows)
-    except ValueError as exc:
-        raise CompareError(f"measure {measure.name}: {exc}") from None
-
-
-@dataclass
-class _Sides:
-    """One cell's two sides as the tests need them: the observed measures, each with every row left out in turn
-    (``None`` for fewer than 2 rows), the per-sample 0/1 values of a binary measure, and whether every paired
-    value is identical."""
-
-    value_a: float
-    value_b: float
-    loo_a: np.ndarray | None
-    loo_b: np.ndarray | None
-    binary: tuple[np.ndarray, np.ndarray] | None
-    identical: bool
-
-
-def _label_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
-    """:func:`_sides` of a label measure: the labels coded as integers, left out in turn from the confusions."""
-    n = len(base)
-    gold_a, answers_a, answers_b = base.gold, base.answers, cand.answers
-    labels = sorted(set(gold_a) | set(answers_a) | set(answers_b))
-    code = {label: i for i, label in enumerate(labels)}
-    gold = np.array([code[g] for g in gold_a])
-    pred_a, pred_b = np.array([code[a] for a in answers_a]), np.array([code[a] for a in answers_b])
-    statistic = measure.of_confusions
-    return _Sides(
-        _observed(measure, base),
-        _observed(measure, cand),
-        ps.leave_one_out_labels(gold, pred_a, len(labels), statistic) if n > 1 else None,
-        ps.leave_one_out_labels(gold, pred_b, len(labels), statistic) if n > 1 else None,
-        None,
-        bool(np.array_equal(pred_a, pred_b)),
-    )
-
-
-def _ratio_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
-    """:func:`_sides` of a ratio of sums: numerators and denominators left out in turn."""
-    n = len(base)
-    values_a, den_a = _per_sample(measure, base)
-    values_b, den_b = _per_sample(measure, cand)
-    assert den_a is not None and den_b is not None
-    return _Sides(
-        _observed(measure, base),
-        _observed(measure, cand),
-        ps.leave_one_out_ratio(values_a, den_a) if n > 1 else None,
-        ps.leave_one_out_ratio(values_b, den_b) if n > 1 else None,
-        None,
-        bool(np.array_equal(values_a, values_b) and np.array_equal(den_a, den_b)),
-    )
-
-
-def _mean_sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
-    """:func:`_sides` of a mean of per-sample values (0/1 or numbers), each value left out in turn."""
-    n = len(base)
-    values_a, _ = _per_sample(measure, base)
-    values_b, _ = _per_sample(measure, cand)
-    return _Sides(
-        _observed(measure, base),
-        _observed(measure, cand),
-        ps.leave_one_out_mean(values_a) if n > 1 else None,
-        ps.leave_one_out_mean(values_b) if n > 1 else None,
-        (values_a, values_b) if measure.per_sample == "binary" else None,
-        bool(np.array_equal(values_a, values_b)),
-    )
-
-
-def _sides(measure: Measure, base: CellScores, cand: CellScores) -> _Sides:
-    """One cell's two sides (:class:`_Sides`) by the measure's per-sample kind."""
-    if measure.per_sample == "label":
-        return _label_sides(measure, base, cand)
-    if measure.per_sample == "ratio":
-        return _ratio_sides(measure, base, cand)
-    return _mean_sides(measure, base, cand)
-
-
-def measure_value(measure: Measure, rows: Rows) -> float:
-    """The value of ``measure`` over one side's scores of a cell, measure units (as the cells' ``baseline`` and
-    ``candidate``); the test that ties it to the metric each log reports is ``tests/gate/test_one_truth.py``."""
-    return _sides(measure, _cell(rows), _cell(rows)).value_a
-
-
-def test_cell(measure: Measure, base: Rows, cand: Rows, alpha: float) -> dict[str, Any]:
-    """Test one cell: observed values, the studentised interval of the difference and the p-value.
-
-    Returns:
-        ``baseline``, ``candidate`` (measure units), ``delta``, ``low``, ``high``, ``se`` (points, signed so that
-        negative is worse; the interval ``Δ ± t · se`` is kept within the largest difference the measure's range
-        allows, ±100 points for a 0–1 measure, :attr:`~bediscover_inspect.measures.Measure.bounds`), ``test`` (:data:`TESTS`), ``worse``, ``better`` (discordant pairs of a binary measure,
-        else ``None``), ``p_value`` (``nan`` for fewer than 2 pairs) and ``identical`` (every paired value equal).
-    """
-    sides = _sides(measure, _cell(base), _cell(cand))
-    sign = 100.0 if measure.higher_is_better else -100.0
-    delta = sides.value_b - sides.value_a
-    out: dict[str, Any] = {
-        "baseline": sides.value_a,
-        "candidate": sides.value_b,
-        "test": TESTS[measure.per_sample],
-        "worse": None,
-        "better": None,
-        "could_worsen": None,
-        "identical": sides.identical,
-    }
-    undefined = math.isnan(sides.value_a) or math.isnan(sides.value_b)  # a rate of nothing on a side: no test
-    if sides.loo_a is None or sides.loo_b is None or undefined:
-        return out | {"delta": sign * delta, "low": math.nan, "high": math.nan, "se": math.nan, "p_value": math.nan}
-    result = ps.studentised_test(delta, sides.loo_a, sides.loo_b, alpha)
-    low, high = sorted((sign * result.low, sign * result.high))
-    reach = 100.0 * (measure.bounds[1] - measure.bounds[0])  # no difference of two values in range is larger
-    low, high = max(low, -reach), min(high, reach)
-    out |= {"delta": sign * delta, "low": low, "high": high, "se": 100.0 * result.se, "p_value": result.p_value}
-    if sides.binary is not None:
-        bin_a, bin_b = sides.binary
-        good_a, good_b = (bin_a > 0.5, bin_b > 0.5) if measure.higher_is_better else (bin_a < 0.5, bin_b < 0.5)
-        worse, better = int(np.sum(good_a & ~good_b)), int(np.sum(~good_a & good_b))
-        out |= {
-            "worse": worse,
-            "better": better,
-            "could_worsen": int(np.sum(good_a)),
-            "p_value": ps.mcnemar_exact(worse, better),
-        }
-    return out
-
-
-def newly_lost(measure: Measure, base: Rows, cand: Rows) -> dict[str, int]:
-    """Why a cell's paired samples got worse: ``newly_worse`` (samples worse on the candidate: a 0/1 or mean measure
-    whose value moved the wrong way, a ratio whose numerator did — fewer true positives —, a label measure whose
-    answer was right and is not), and of those ``newly_cut_off`` and ``newly_reasoning_only`` (the candidate's
-    ``cut_off`` / ``reasoning_only`` value above the baseline's: :mod:`bediscover_inspect.causes`; a log without
-    them counts 0)."""
-    base, cand = _cell(base), _cell(cand)
-    if measure.per_sample == "label":
-        worse = np.array(
-            [a == g and b != h for a, g, b, h in zip(base.answers, base.gold, cand.answers, cand.gold, strict=True)],
-            dtype=bool,
-        )
-    else:
-        values_a, values_b = _per_sample(measure, base)[0], _per_sample(measure, cand)[0]
-        moved = values_b - values_a if measure.higher_is_better else values_a - values_b
-        worse = np.nan_to_num(moved) < 0
-
-    def rose(key: str) -> int:
-        return int(np.sum(worse & (cand.causes(key) > base.causes(key))))
-
-    return {
-        "newly_worse": int(np.sum(worse)),
-        "newly_cut_off": rose("cut_off"),
-        "newly_reasoning_only": rose("reasoning_only"),
-    }
 
 
 def budget_notes(a: Run, b: Run) -> list[str]:
@@ -583,142 +366,6 @@ def refuse_unlike(pairing: Pairing, allow_mismatch: bool, incomplete: Sequence[s
     return [f"compared despite a mismatch (--allow-mismatch): {p}" for p in pairing.problems]
 
 
-def _problem_of(key: tuple[str, int], run: Run) -> str | None:
-    row = run.samples.row(key)
-    if row is None:
-        return "missing" if key in run.planned else "not run"
-    if run.samples.error(row) is not None:
-        return "errored"
-    if run.samples.non_finite(row):
-        return "non-finite"
-    return None if run.samples.scorer_names(row) else "unscored"
-
-
-def _example(key: tuple[str, int], run: Run, problem: str) -> str:
-    """A sample as a problem line names it: its id, its epoch from 2 on, and a non-finite score's values."""
-    name = key[0] if key[1] == 1 else f"{key[0]} (epoch {key[1]})"
-    if problem != "non-finite":
-        return name
-    return f"{name}: {', '.join(run.samples.non_finite(run.samples.row(key) or 0)[:2])}"
-
-
-def _problem_line(side: str, run: Run, problem: str, names: Sequence[str], total: int) -> str:
-    what = {
-        "non-finite": "with a NaN or infinite score",
-        "not run": f"not run ({NOT_RUN_CAUSES})",
-    }.get(problem, problem)
-    example = ("; " if problem == "non-finite" else ", ").join(names[:3]) + (" …" if len(names) > 3 else "")
-    return f"{side} {run_name(run)}: {len(names)} of {total} samples {what} ({example}) in {run.path}"
-
-
-def _scorer_missing(key: tuple[str, int], run: Run, other: Run) -> str | None:
-    """``"unscored"`` when the other side scored this sample with a catalog scorer (:data:`SCORERS`) that this
-    side lacks: a scorer renamed or dropped would otherwise leave its cells out of the comparison unannounced."""
-    row, other_row = run.samples.row(key), other.samples.row(key)
-    if row is None or other_row is None:
-        return None
-    ours = run.samples.scorer_names(row)
-    return "unscored" if any(s in SCORERS and s not in ours for s in other.samples.scorer_names(other_row)) else None
-
-
-def _side_problems(key_list: Sequence[tuple[str, int]], run: Run, other: Run) -> dict[str, list[tuple[str, int]]]:
-    """The keys of ``key_list`` that ``run`` cannot use, by problem (:func:`_problem_of`, :func:`_scorer_missing`),
-    in key order."""
-    found: dict[str, list[tuple[str, int]]] = {}
-    for key in key_list:
-        problem = _problem_of(key, run) or _scorer_missing(key, run, other)
-        if problem is not None:
-            found.setdefault(problem, []).append(key)
-    return found
-
-
-def _count_problems(
-    coverage: Coverage, side: str, run: Run, found: dict[str, list[tuple[str, int]]], total: int
-) -> None:
-    """Add one side's problems of a run pair (:func:`_side_problems`, of ``total`` samples asked) to ``coverage``:
-    counts, and a line per problem."""
-    for problem, keys in found.items():
-        names = [_example(key, run, problem) for key in keys]
-        coverage.problems[side][problem] += len(names)
-        line = _problem_line(side, run, problem, names, total)
-        coverage.lines["non-finite" if problem == "non-finite" else "tolerable"].append(line)
-
-
-def account(pairs: Sequence[RunPair]) -> tuple[Coverage, dict[int, list[tuple[str, int]]]]:
-    """Every sample either run of each pair was asked to run, sorted into usable and not.
-
-    Returns:
-        The :class:`Coverage` (one line per side, run and problem) and, per run pair (index in ``pairs``), the
-        sample keys usable on both sides: in both logs' sample lists, present, not errored, scored and every
-        score value finite.
-    """
-    coverage = Coverage(run_pairs=len(pairs))
-    usable: dict[int, list[tuple[str, int]]] = {}
-    for index, pair in enumerate(pairs):
-        coverage.asked += len(pair.keys)
-        bad: set[tuple[str, int]] = set()
-        for side, run, other in (
-            ("baseline", pair.baseline, pair.candidate),
-            ("candidate", pair.candidate, pair.baseline),
-        ):
-            coverage.planned[side] += len(run.planned)
-            found = _side_problems(pair.keys, run, other)
-            _count_problems(coverage, side, run, found, len(pair.keys))
-            bad.update(key for keys in found.values() for key in keys)
-        usable[index] = [key for key in pair.keys if key not in bad]
-        coverage.paired += len(usable[index])
-    return coverage, usable
-
-
-def unmeasured_notes(pairs: Sequence[RunPair], usable: dict[int, list[tuple[str, int]]]) -> list[str]:
-    """One note per run pair whose paired samples hold values not measured (``None``: token counts the provider
-    did not report, :mod:`bediscover_inspect.tokens`) on one side or both, naming the keys: such a value is stated,
-    never tested nor counted as a sample problem."""
-    notes = []
-    for index, pair in enumerate(pairs):
-        found: dict[str, tuple[int, set[str]]] = {}
-        for side, run in zip(SIDES, (pair.baseline, pair.candidate)):
-            rows = np.array([run.samples.row(key) for key in usable.get(index, [])], dtype=np.int64)
-            count, keys = _unmeasured(run.samples, rows)
-            if count:
-                found[side] = (count, keys)
-        if found:
-            sides = "both sides" if len(found) == 2 else f"the {next(iter(found))} side only"
-            detail = "; ".join(f"{side} {n} of {len(usable[index])} samples" for side, (n, _) in found.items())
-            names = ", ".join(sorted(set().union(*(k for _, k in found.values()))))
-            notes.append(
-                f"{run_name(pair.baseline)}: {names} not reported by the provider on {sides} ({detail}): "
-                "not measured there, not compared"
-            )
-    return notes
-
-
-def _unmeasured(samples: RunSamples, rows: np.ndarray) -> tuple[int, set[str]]:
-    """Of ``rows``, how many hold a value that is ``None`` under some scorer, and the keys of those values."""
-    flagged = np.zeros(len(rows), dtype=bool)
-    names: set[str] = set()
-    for columns in samples.scorers.values():
-        positions = columns.position_of[rows]
-        present = positions >= 0
-        for key, column in columns.keys.items():
-            none = np.zeros(len(rows), dtype=bool)
-            none[present] = columns.kinds[column][positions[present]] == NONE
-            if none.any():
-                flagged |= none
-                names.add(key)
-    return int(flagged.sum()), names
-
-
-def incompleteness(sides: Sequence[Side], pairing: Pairing, coverage: Coverage, max_missing: int) -> list[str]:
-    """One line per thing missing from what was asked (module docstring); empty when the comparison is complete.
-    Samples missing, errored or unscored count against ``max_missing``; a non-finite score value never passes."""
-    lines = [line for side in sides for line in side.incomplete] + list(pairing.unpaired)
-    lines += coverage.lines["non-finite"]
-    if coverage.unusable - sum(coverage.problems[side]["non-finite"] for side in SIDES) > max_missing:
-        lines += coverage.lines["tolerable"]
-    return lines
-
-
 @dataclass
 class Segment:
     """The usable pairs of one run pair of a family: its seed, both runs' samples and each pair's row in them."""
@@ -839,7 +486,7 @@ def _test_group(
     alpha: float,
 ) -> Cell:
     """The cell of measure ``name`` of ``scorer`` over one group's pairs ``members`` (``grouping``: group key,
-    group), tested (:func:`test_cell`) and its causes counted (:func:`newly_lost`)."""
+    group), tested (:func:`~.cells.test_cell`) and its causes counted (:func:`~.cells.newly_lost`)."""
     measure = CATALOG[name]
     base, cand = _cell_sides(scorer, members)
     result = test_cell(measure, base, cand, alpha) | newly_lost(measure, base, cand)
@@ -983,7 +630,7 @@ def _pairing_notes(
 ) -> list[str]:
     """The notes on the logs and their pairs, before any cell is tested: logs left out, samples missing within
     ``--max-missing`` (``tolerated``; ``None`` when the comparison is incomplete, which lists them itself), how
-    each run pair's logs differ (:func:`_pair_notes`) and values not measured (:func:`unmeasured_notes`)."""
+    each run pair's logs differ (:func:`_pair_notes`) and values not measured (:func:`~.coverage.unmeasured_notes`)."""
     notes = _skipped_notes(sides)
     if tolerated is not None:
         notes += [f"tolerated (--max-missing {tolerated}): {line}" for line in coverage.lines["tolerable"]]

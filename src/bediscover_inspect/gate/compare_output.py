@@ -22,8 +22,6 @@ from .compare import (
     MEASURE_SETS,
     NO_CHANGE,
     REGRESSED,
-    SAMPLE_PROBLEMS,
-    SIDES,
     SMALL_DROP,
     TOO_FEW,
     VERDICT_ORDER,
@@ -31,6 +29,7 @@ from .compare import (
     Comparison,
     compare,
 )
+from .coverage import SAMPLE_PROBLEMS, SIDES
 from .pairing import seed_text
 
 # --------------------------------------------------------------------------------------- rendering
@@ -95,7 +94,7 @@ def verdict_line(result: Comparison) -> str:
 
 def cause_words(cell: Cell) -> str:
     """`` (7 of its 9 newly wrong samples were newly cut off at the budget)`` for a cell whose candidate lost
-    samples to cut-off or reasoning-only replies (:func:`~.compare.newly_lost`), else ``""``."""
+    samples to cut-off or reasoning-only replies (:func:`~.cells.newly_lost`), else ``""``."""
     parts = []
     if cell.newly_cut_off:
         parts.append(f"{cell.newly_cut_off} newly cut off at the budget")
