@@ -1,11 +1,7 @@
-"""``benchmarks/log_reading.py``'s rescore measurement: its table's slopes and ratios, and a run at a tiny size
-that re-scores the grown log with the code after."""
+"""``benchmarks/log_reading.py``'s rescore measurement: its table's slopes and ratios (the script's run at a tiny
+size, re-scoring included, is in ``test_log_reading.py``)."""
 
 from __future__ import annotations
-
-import pytest
-
-from tests.benchmarks.log_reading_script import run_tiny
 
 
 def _measured(cpu: float, mb: float) -> dict[str, float]:
@@ -35,12 +31,3 @@ def test_rescore_table_gives_its_slope_between_the_sizes_re_scored(log_reading):
         "| 100 | after | – | – | 240 | – |",
         "| 1,100 | after | 17.000 | 17.0 × | 250 | yes |",
     ]
-
-
-@pytest.mark.slow
-def test_script_re_scores_at_a_tiny_size(tmp_path):
-    result, markdown = run_tiny(
-        tmp_path, ["--sizes", "64,96", "--rescore-sizes", "64,96", "--models", "0"], timeout=900
-    )
-    assert [row["after"]["rescore"]["cpu_s"] > 0 for row in result["sizes"]] == [True, True]
-    assert "| 96 | after |" in markdown.split("rescore ms/sample")[1]
