@@ -38,10 +38,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _run(log_dir: str, counter: Path, *extra: str) -> subprocess.Popen:
-    """``bediscover run`` of 2 tasks x 2 seeds x 2 modes, 3 samples each, with the offline ``slowmock/model``."""
+    """``bediscover run`` of 2 tasks x 2 modes (seed 0), 3 samples each, with the offline ``slowmock/model``."""
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0"}
     cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
-    cmd += ["--tasks", "sentence_ordering", "temporal_reasoning", "--seeds", "0", "1", "--reasoning", "both"]
+    cmd += ["--tasks", "sentence_ordering", "temporal_reasoning", "--seeds", "0", "--reasoning", "both"]
     cmd += ["--limit", "3", "--log-dir", log_dir, "--display", "none", "-T", "sentence_ordering.dataset=nips-abs"]
     cmd += ["-T", "temporal_reasoning.dataset=tbd", *extra]
     return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -78,12 +78,13 @@ def _count_clients(monkeypatch: pytest.MonkeyPatch, command: list[str]) -> list[
 def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, monkeypatch):
     remote, local = f"{store}/shards", str(tmp_path / "local")
     shards = [_run(remote, tmp_path / f"calls{i}.txt", "--shard", f"{i}/2") for i in (1, 2)]
+    one_process = _run(local, tmp_path / "calls_local.txt")  # beside the shards
     outputs = [_finish(proc) for proc in shards]
-    assert f"bediscover run: 4/4 evals complete in {remote}" in outputs[0]
-    assert f"bediscover run: 4/4 evals complete in {remote}" in outputs[1]
-    _finish(_run(local, tmp_path / "calls_local.txt"))
+    assert f"bediscover run: 2/2 evals complete in {remote}" in outputs[0]
+    assert f"bediscover run: 2/2 evals complete in {remote}" in outputs[1]
+    _finish(one_process)
     calls = [len((tmp_path / f"calls{i}.txt").read_text().splitlines()) for i in (1, 2)]
-    assert calls == [12, 12]  # 4 evals x 3 samples each
+    assert calls == [6, 6]  # 2 evals x 3 samples each
 
     on_store = build_report(remote, tmp_path / "report_store", plots=False)
     on_disk = build_report(local, tmp_path / "report_local", plots=False)
@@ -94,7 +95,7 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, 
         assert (tmp_path / "report_store" / name).read_text() == (tmp_path / "report_local" / name).read_text()
 
     # the command line reads the URL too (it used to be taken for a local path), through one S3 client: the
-    # listing, the 8 headers and the 4 temporal-reasoning logs its class tables read whole, in one event loop
+    # listing, the 4 headers and the 2 temporal-reasoning logs its class tables read whole, in one event loop
     report = ["report", "--log-dir", remote, "--out", str(tmp_path / "cli_report"), "--no-plots"]
     assert _count_clients(monkeypatch, report) == ["s3"]
     for name in ("sentence_ordering.md", "temporal_reasoning.md", "classes/per_class.csv", "classes/confusion.csv"):
@@ -102,7 +103,7 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, 
 
     # compare pairs every sample of the store's run with the local run's: no score differs; rescore reads the store
     # and writes into it (same file names), and the gate passes on the result; each through one S3 client, however
-    # many logs (8 on each side here).
+    # many logs (4 on each side here).
     for command, expected in (
         (["compare", "--baseline", remote, "--candidate", local, "--require-identical"], ["s3"]),
         (["rescore", remote, "--out", f"{store}/rescored"], ["s3"]),
@@ -113,7 +114,7 @@ def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, 
 
     names = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/shards"))
     rescored = sorted(path.rsplit("/", 1)[-1] for path in s3fs.S3FileSystem().ls(f"{BUCKET}/rescored"))
-    assert rescored == [name for name in names if name.endswith(".eval")] and len(rescored) == 8
+    assert rescored == [name for name in names if name.endswith(".eval")] and len(rescored) == 4
 
 
 def test_compare_and_rescore_open_one_store_client_whatever_the_logs(store, monkeypatch, capsys):
