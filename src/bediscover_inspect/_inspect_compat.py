@@ -35,7 +35,23 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "scorers record the max_tokens sent (the task's preset merged with the command line) beside a cut-off reply",
     ),
     "sample_state": ("inspect_ai.solver._task_state", "tests: a scripted mock model answers the sample it serves"),
-    "eval_results": ("inspect_ai._eval.task.results", "benchmarks: time Inspect's metric pass over sample scores"),
+    "eval_results": (
+        "inspect_ai._eval.task.results",
+        "rescore computes a re-scored log's metrics over the scores it kept, as score_async does; benchmarks time "
+        "Inspect's metric pass over sample scores",
+    ),
+    "metrics_from_log_header": (
+        "inspect_ai._eval.score",
+        "rescore's metric pass takes a log's own metrics (if it records any) as score_async does",
+    ),
+    "reducers_from_log_header": (
+        "inspect_ai._eval.score",
+        "rescore's metric pass takes a log's epoch reducers as score_async does",
+    ),
+    "resolve_scorer_metrics": (
+        "inspect_ai._eval.task.task",
+        "rescore's metric pass puts a log's own metrics on the scorers as score_async does",
+    ),
     "eval_set_id_for_log_dir": (
         "inspect_ai._eval.evalset",
         "bediscover run --workers fixes the eval set id of the log dir (.eval-set-id) before its workers start",
@@ -159,30 +175,48 @@ def parse_sample(data: dict[str, Any]) -> Any:
 
 
 class LogWriter:
-    """Inspect's ``.eval`` writer (``EvalRecorder``) for a new log at a local path, fed one sample at a time.
+    """Inspect's ``.eval`` writer (``EvalRecorder``) for a new log at a local path, fed one sample at a time, holding
+    no sample once it is written.
 
     Samples are buffered by the writer and written into its temporary file every :attr:`SAMPLES_PER_WRITE`
     (``ZipLogFile.write_buffered_samples``, one summary journal entry per batch), so at most that many are held.
     Inspect's public ways hold every sample (``write_eval_log``), copy the whole log at every flush (the recorder's
     ``flush``), or journal each sample's summary by filtering every summary before it (``log_sample(...,
-    write_through=True)``: quadratic in the samples). Use :meth:`start`, :meth:`write`, :meth:`finish`.
+    write_through=True)``: quadratic in the samples). The recorder also keeps every sample's summary in memory
+    (``ZipLogFile._summaries``) to write ``summaries.json`` at the finish; here each batch's journal entry (the same
+    summaries, serialised by Inspect) is copied into a temporary file instead and ``summaries.json`` written from
+    it: the same content as Inspect's (``[`` + the entries' items joined by ``,`` + ``]``), with the member's zip
+    settings ``ZipFile.writestr`` gives. Use :meth:`start`, :meth:`write`, :meth:`finish`.
     """
 
     SAMPLES_PER_WRITE = 100
     """Samples buffered before they are written into the temporary file."""
 
+    SUMMARIES = "summaries.json"
+    """The archive member of every sample's summary (Inspect's ``SUMMARIES_JSON``)."""
+
+    JOURNAL = "_journal/summaries/{}.json"
+    """The archive member of the n-th batch's summaries (n from 1; Inspect's ``_journal_summary_path``)."""
+
     def __init__(self, path: str, header: Any) -> None:
         import os
+        import tempfile
 
         self.path, self.header = path, header
         self._recorder = private_name("EvalRecorder")(os.path.dirname(path))
         self._buffered = 0
+        self._summaries = tempfile.TemporaryFile()
+        self._journalled = 0
 
     async def start(self) -> LogWriter:
         """Open the log and record the header's ``eval`` and ``plan`` (Inspect's ``log_init``, ``log_start``)."""
         await self._recorder.log_init(self.header.eval, self.path, clean=True)
         await self._recorder.log_start(self.header.eval, self.header.plan)
         return self
+
+    def _zip_log(self) -> Any:
+        """The recorder's ``ZipLogFile`` of this log."""
+        return self._recorder.data[self._recorder._log_file_key(self.header.eval)]
 
     async def write(self, sample: Any) -> None:
         """Add one ``EvalSample``, condensed as ``write_eval_log`` writes it."""
@@ -191,16 +225,60 @@ class LogWriter:
         await self._recorder.log_sample(self.header.eval, condense_sample(sample))
         self._buffered += 1
         if self._buffered >= self.SAMPLES_PER_WRITE:
-            zip_log = self._recorder.data[self._recorder._log_file_key(self.header.eval)]
+            zip_log = self._zip_log()
             await zip_log.write_buffered_samples()
             self._buffered = 0
+            self._take_summaries(zip_log)
+
+    def _take_summaries(self, zip_log: Any) -> None:
+        """Copy the summary journal entries written since the last call into the summaries file (each entry a JSON
+        list: its items, comma-separated) and empty the recorder's list of summaries."""
+        while self._journalled < zip_log._summary_counter:
+            self._journalled += 1
+            items = zip_log._zip.read(self.JOURNAL.format(self._journalled)).strip()[1:-1]
+            if items:
+                if self._summaries.tell():
+                    self._summaries.write(b",")
+                self._summaries.write(items)
+        zip_log._summaries.clear()
+
+    def _write_summaries(self, zip_log: Any) -> None:
+        """Write ``summaries.json`` from the summaries file, the member made as ``ZipFile.writestr`` makes it."""
+        import shutil
+        import time
+        import zipfile
+
+        archive = zip_log._zip
+        info = zipfile.ZipInfo(filename=self.SUMMARIES, date_time=time.localtime(time.time())[:6])
+        info.compress_type = archive.compression
+        info._compresslevel = archive.compresslevel  # type: ignore[attr-defined]
+        info.external_attr = 0o600 << 16
+        info.file_size = self._summaries.tell() + 2
+        self._summaries.seek(0)
+        with archive.open(info, mode="w") as member:
+            member.write(b"[")
+            shutil.copyfileobj(self._summaries, member)
+            member.write(b"]")
+        self._summaries.close()
 
     async def finish(self, log: Any) -> None:
         """Write the rest and the header of ``log`` (status, stats, results, reductions, error) and its ``eval``: the
         recorder writes the ``eval`` it was started with, so the header is then replaced by ``log``'s (Inspect's
-        ``write_eval_log(header_only=True)``)."""
+        ``write_eval_log(header_only=True)``). ``summaries.json`` is written from the summaries file when the
+        recorder writes it (the last batch's journal entry written by then)."""
         from inspect_ai.log import write_eval_log_async
 
+        zip_log = self._zip_log()
+        write = zip_log.write
+
+        async def summaries_streamed(filename: str, data: Any) -> None:
+            if filename != self.SUMMARIES:
+                return await write(filename, data)
+            async with zip_log._lock:
+                self._take_summaries(zip_log)
+                self._write_summaries(zip_log)
+
+        zip_log.write = summaries_streamed
         await self._recorder.log_finish(
             self.header.eval,
             log.status,
@@ -213,6 +291,30 @@ class LogWriter:
             config_updates=log.config_updates,
         )
         await write_eval_log_async(log, self.path, header_only=True)
+
+
+def score_results(log: Any, scorers: list[Any], scores: list[dict[str, Any]], completed: int) -> tuple[Any, Any]:
+    """``(results, reductions)`` of a log re-scored by ``scorers`` with ``action="overwrite"``, from the new
+    ``SampleScore`` of each sample (``scores``, scorer name -> score, in the samples' order) and the count of samples
+    without an error (``completed``): the metric pass ``score_async`` runs after scoring every sample
+    (``inspect_ai/_eval/score.py``), over scores the caller kept. ``log``: the log's header; its
+    ``results.total_samples`` is the sample count. ``tests/shared/test_inspect_compat.py`` pins the equality with
+    ``score_async``'s results."""
+    log_metrics = private_name("metrics_from_log_header")(log)
+    resolved = private_name("resolve_scorer_metrics")(list(scorers), log_metrics) or []
+    return eval_results(
+        log.results.total_samples,
+        scores,
+        private_name("reducers_from_log_header")(log),
+        resolved,
+        log_metrics,
+        [scorer.name for scorer in log.eval.scorers or []] or None,
+        early_stopping=log.results.early_stopping,
+        metadata=log.results.metadata,
+        logged_samples=log.results.logged_samples,
+        completed_samples=completed,
+        headline_metric=log.eval.headline_metric,
+    )
 
 
 def eval_results(*args: Any, **kwargs: Any) -> Any:

@@ -12,6 +12,7 @@ import json
 import re
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,7 +93,7 @@ def test_a_log_written_sample_by_sample_reads_back_as_the_samples_and_header_giv
     file by the recorder's ``write_buffered_samples``) and finished with a header whose ``eval`` differs from the one
     the writer started with (a re-score's scorers do), the log reads back with those samples and the finishing
     header."""
-    from inspect_ai.log import read_eval_log
+    from inspect_ai.log import read_eval_log, write_eval_log
 
     source = ROOT / "tests" / "baseline" / "discourse_markers.eval"
     whole = {(s.id, s.epoch): s for s in read_eval_log(str(source)).samples or []}
@@ -119,4 +120,56 @@ def test_a_log_written_sample_by_sample_reads_back_as_the_samples_and_header_giv
     assert {(s.id, s.epoch): s for s in back.samples or []} == whole
     with zipfile.ZipFile(path) as archive:  # one summary journal entry per batch of 7, the last batch at the finish
         journal = [name for name in archive.namelist() if name.startswith("_journal/summaries/")]
+        summaries = archive.read("summaries.json")
+        assert archive.namelist().count("summaries.json") == 1
     assert len(journal) == -(-len(parsed) // 7)
+    # summaries.json, written from the journal entries, is the one Inspect's writer gives the same samples in the
+    # same order (the recorder kept none of them)
+    inspects = str(tmp_path / "inspects.eval")
+    write_eval_log(back.model_copy(update={"samples": parsed}), inspects)
+    with zipfile.ZipFile(inspects) as archive:
+        assert summaries == archive.read("summaries.json") and len(json.loads(summaries)) == len(parsed)
+
+
+@pytest.mark.parametrize("task", ["discourse_relations", "dialogue_parsing", "sentence_ordering"])
+def test_score_results_are_score_asyncs_over_the_scores_kept(task: str) -> None:
+    """``score_results`` over the scores each sample got, with the header of a log re-scored in two passes of a few
+    samples, gives the results and reductions (NaN metrics included) of ``score_async`` over the whole log."""
+    from inspect_ai import score_async
+    from inspect_ai.log import read_eval_log
+    from inspect_ai.scorer import SampleScore
+
+    from bediscover_inspect.gate.rescore import _scorers_of
+
+    log = read_eval_log(str(ROOT / "tests" / "baseline" / f"{task}.eval"))
+    samples = list(log.samples or [])
+    scorers = _scorers_of(log)
+
+    async def passes() -> tuple[Any, Any]:
+        whole = await score_async(log, scorers, action="overwrite", model="mockllm/model", display="none")
+        half = len(samples) // 2
+        kept: list[dict[str, Any]] = []
+        for part in (samples[:half], samples[half:]):
+            scored = await score_async(
+                log.model_copy(update={"samples": part}),
+                scorers,
+                action="overwrite",
+                model="mockllm/model",
+                display="none",
+            )
+            kept += [
+                {
+                    k: SampleScore(score=v, sample_id=s.id, sample_metadata=s.metadata, scorer=k)
+                    for k, v in s.scores.items()
+                }
+                for s in scored.samples or []
+            ]
+        header = scored.model_copy(update={"samples": None})
+        header.results.total_samples = len(samples)
+        return whole, compat.score_results(header, scorers, kept, sum(s.error is None for s in samples))
+
+    whole, (results, reductions) = compat.run_coroutine(passes())
+    assert results.model_dump_json() == whole.results.model_dump_json() and results.scores
+    assert json.dumps([r.model_dump() for r in reductions or []]) == json.dumps(
+        [r.model_dump() for r in whole.reductions or []]
+    )

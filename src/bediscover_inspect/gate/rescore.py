@@ -14,11 +14,13 @@ Memory: an ``.eval`` log is opened once (a store's log copied into a temporary f
 scored and written one at a time, in the order Inspect's ``read_eval_log`` sorts them (so the metrics see them in
 the same order), into a temporary file that is then moved or uploaded to ``--out``: at most
 :data:`SAMPLES_IN_FLIGHT` samples being scored and a batch waiting to be written
-(:class:`~bediscover_inspect._inspect_compat.LogWriter`) are in memory at once. What still grows with the samples is Inspect's: the score
-pass keeps each sample's scores and metadata for the metrics and starts one task per sample (``score_async`` in
-``inspect_ai/_eval/score.py``), and the log writer keeps each sample's summary for ``summaries.json``
-(``inspect_ai/log/_recorders/eval.py``). A ``.json`` log (one JSON document) is read whole. Everything is read and
-written through the event loop's one store client.
+(:class:`~bediscover_inspect._inspect_compat.LogWriter`, which keeps no sample summary either) are in memory at
+once. ``score_async`` is given :data:`SAMPLES_PER_PASS` samples at a time (it starts a task per sample it is given
+and keeps their scores); each sample's new scores are kept, equal dicts once (:class:`_Shared`), and the metrics
+are computed over them when every sample is scored, by Inspect's own metric pass as ``score_async`` runs it
+(:func:`~bediscover_inspect._inspect_compat.score_results`): the results equal one ``score_async`` over the whole
+log. What grows with the samples is those kept scores and the zip directories of the two archives. A ``.json``
+log (one JSON document) is read whole. Everything is read and written through the event loop's one store client.
 
 What is replayed: each scorer reads what it reads in a live run — the final completion for the label tasks and
 sentence ordering, the sample metadata for the gold — so a change of a parser, an alias list or a metric shows
@@ -47,9 +49,10 @@ from typing import Any
 
 import anyio
 from inspect_ai import score_async
-from inspect_ai.log import read_eval_log_async, write_eval_log_async
+from inspect_ai.log import EvalResults, read_eval_log_async, write_eval_log_async
+from inspect_ai.scorer import SampleScore
 
-from bediscover_inspect._inspect_compat import LogWriter, parse_sample, run_coroutine, upload_log
+from bediscover_inspect._inspect_compat import LogWriter, parse_sample, run_coroutine, score_results, upload_log
 from bediscover_inspect.evallogs.samples import member_key, open_archive, sample_members
 from bediscover_inspect.evallogs.store import filesystem, is_url, kind, list_logs_async, local_path
 from bediscover_inspect.gate.pairing import LOG_SUFFIXES
@@ -77,6 +80,10 @@ SCORERS: tuple[str, ...] = tuple(CATALOG_SCORERS)
 
 SAMPLES_IN_FLIGHT = 8
 """Samples of a log read and being scored at once (each is parsed with its whole transcript)."""
+
+SAMPLES_PER_PASS = 500
+"""Samples given to one ``score_async`` call: it starts a task for each sample it is given at once and keeps each
+one's scores and sample metadata until its own metric pass, so a log is scored in passes of this many."""
 
 
 @dataclass(frozen=True)
@@ -139,30 +146,101 @@ async def rescore_archive(location: str, header: Any, path: str) -> int:
     """
     scorers = _scorers_of(header)
     typed = {str(i): i for i in getattr(header.eval.dataset, "sample_ids", None) or []}
+    kept: list[dict[str, SampleScore]] = []
+    shared = _Shared()
+    completed = 0
     async with open_archive(location) as archive:
         members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
         if not members:
             raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
-        if header.results is not None:  # the score pass counts the samples it is given from the header
-            header.results.total_samples = len(members)
         writer = await LogWriter(path, header).start()
         gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
+        new = header
+        for first in range(0, len(members), SAMPLES_PER_PASS):
+            batch = members[first : first + SAMPLES_PER_PASS]
+            scored: list[dict[str, SampleScore]] = [{} for _ in batch]
 
-        @asynccontextmanager
-        async def sample(index: int) -> AsyncIterator[Any]:
-            async with gate:
-                try:
-                    data = parse_sample(json.loads(archive.read(members[index])))
-                except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
-                    raise _UnreadableSample(f"{members[index].filename}: {type(exc).__name__}: {exc}") from exc
-                yield data
-                await writer.write(data)
+            @asynccontextmanager
+            async def sample(index: int, batch: list[Any] = batch, scored: list[Any] = scored) -> AsyncIterator[Any]:
+                nonlocal completed
+                async with gate:
+                    try:
+                        data = parse_sample(json.loads(archive.read(batch[index])))
+                    except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
+                        raise _UnreadableSample(f"{batch[index].filename}: {type(exc).__name__}: {exc}") from exc
+                    yield data
+                    scored[index] = {
+                        name: SampleScore(
+                            score=score.model_copy(
+                                update={"value": shared(score.value), "metadata": shared(score.metadata)}
+                            ),
+                            sample_id=data.id,
+                            sample_metadata=shared(data.metadata),
+                            scorer=name,
+                        )
+                        for name, score in (data.scores or {}).items()
+                    }
+                    completed += data.error is None
+                    await writer.write(data)
 
-        new = await score_async(
-            header, scorers, action="overwrite", model="mockllm/model", display="none", samples=sample
-        )
-        await writer.finish(new)
+            new = await score_async(
+                _pass_header(header, len(batch)),
+                scorers,
+                action="overwrite",
+                model="mockllm/model",
+                display="none",
+                samples=sample,
+            )
+            kept.extend(scored)
+    final = header.model_copy(update={"eval": header.eval.model_copy(update={"scorers": new.eval.scorers})})
+    if final.results is not None:
+        final.results = final.results.model_copy(update={"total_samples": len(members)})
+    else:
+        final.results = EvalResults(total_samples=len(members))
+    final.results, final.reductions = score_results(final, scorers, [s for s in kept if s], completed)
+    await writer.finish(final)
     return len(members)
+
+
+class _Shared:
+    """Equal dicts kept once: a kept score's value and metadata and its sample's metadata repeat across samples (the
+    same gold, dataset, counts), so each distinct one is held once, up to :attr:`LIMIT` distinct ones (any later one
+    is kept as it is). Dicts are equal when their JSON texts are (so in the same key order); one that is not JSON
+    is kept as it is. Nothing that reads the kept scores (Inspect's metric pass, the suite's metrics) changes them."""
+
+    LIMIT = 20_000
+
+    def __init__(self) -> None:
+        self._seen: dict[str, Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        """``value``, or the equal dict seen before it."""
+        if not isinstance(value, dict):
+            return value
+        try:
+            key = json.dumps(value)
+        except (TypeError, ValueError):
+            return value
+        seen = self._seen.get(key)
+        if seen is not None:
+            return seen
+        if len(self._seen) < self.LIMIT:
+            self._seen[key] = value
+        return value
+
+
+def _pass_header(header: Any, samples: int) -> Any:
+    """The header one score pass over ``samples`` samples is given: ``results.total_samples`` the samples it scores
+    (``score_async`` reads the count from there), the dataset's sample id list left out (``score_async`` copies
+    the header it is given and does not read the list)."""
+    results = header.results or EvalResults()
+    dataset = header.eval.dataset.model_copy(update={"sample_ids": None})
+    return header.model_copy(
+        update={
+            "eval": header.eval.model_copy(update={"dataset": dataset}),
+            "results": results.model_copy(update={"total_samples": samples}),
+        }
+    )
 
 
 def rescore(source: str | Path, out: str | Path) -> tuple[list[Rescored], list[tuple[str, str]]]:
