@@ -108,7 +108,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Stop when a selected test needs the paper's text and there is none: one line, with the two ways out."""
+    """Stop when a selected test needs the paper's text and there is none: one line, with the two ways out. Then
+    put the modules holding tests marked ``slow`` (seconds each) first, each module's tests together and in order
+    (its module fixtures are made once): pytest-xdist hands out tests in this order, so the long ones are spread over
+    the workers from the start instead of one of them running last while the others wait."""
+    slow_modules = {getattr(item, "module", None) for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: getattr(item, "module", None) not in slow_modules)
     needing = [item for item in items if item.get_closest_marker("paper")]
     if needing and not paper_text_path().is_file():
         raise pytest.UsageError(
