@@ -443,7 +443,8 @@ def _ratio(value: float | None, floor: float | None) -> str:
 def table(result: dict[str, Any]) -> str:
     """Markdown: per size and code tree, CPU per sample (slope from the previous size, ms) of the floor, report and
     compare (per sample of each side) with their ratios to the floor, and each one's peak RSS (MB); then the
-    many-model report per tree."""
+    many-model report per tree. A size a tree was not run at (results of two runs put together) has no line of
+    that tree."""
     head = [
         "samples",
         "code",
@@ -469,7 +470,7 @@ def table(result: dict[str, Any]) -> str:
         lines += ["", "| " + " | ".join(head) + " |", "|---:|---|" + "---:|" * (len(head) - 2)]
     for previous, row in zip([None, *rows], rows, strict=False):
         floor = _per_sample(previous, row, lambda r: r["floor"]["cpu_s"])
-        for name in result["trees"]:
+        for name in (t for t in result["trees"] if t in row):
             report = _per_sample(previous, row, lambda r, t=name: r[t]["report"]["cpu_s"])
             compare = _per_sample(previous, row, lambda r, t=name: r[t]["compare"]["cpu_s"] / 2)
             lines.append(
@@ -530,10 +531,12 @@ def table(result: dict[str, Any]) -> str:
 
 
 def _rescore_table(result: dict[str, Any]) -> list[str]:
-    """Markdown lines: per size re-scored and code tree, rescore's CPU per sample (slope from the previous size
-    re-scored, ms), its ratio to the floor's slope over the same sizes, and its peak RSS (MB)."""
+    """Markdown lines: per size re-scored and code tree, rescore's CPU per sample (slope from the previous size the
+    tree re-scored, ms), its ratio to the floor's slope over the same sizes, and its peak RSS (MB); a size a tree
+    did not re-score has no line of it."""
     rows = sorted(
-        (r for r in result.get("sizes", []) if "rescore" in r[next(iter(result["trees"]))]), key=lambda r: r["samples"]
+        (r for r in result.get("sizes", []) if any("rescore" in r.get(t, {}) for t in result["trees"])),
+        key=lambda r: r["samples"],
     )
     if not rows:
         return []
@@ -544,9 +547,11 @@ def _rescore_table(result: dict[str, Any]) -> list[str]:
         "| samples | code | rescore ms/sample | rescore / floor | rescore MB | results identical |",
         "|---:|---|---:|---:|---:|---|",
     ]
-    for previous, row in zip([None, *rows], rows, strict=False):
-        floor = _per_sample(previous, row, lambda r: r["floor"]["cpu_s"])
-        for name in result["trees"]:
+    last: dict[str, dict[str, Any]] = {}  # per tree, the last size it re-scored
+    for row in rows:
+        for name in (t for t in result["trees"] if "rescore" in row.get(t, {})):
+            previous, last[name] = last.get(name), row
+            floor = _per_sample(previous, row, lambda r: r["floor"]["cpu_s"])
             rescore = _per_sample(previous, row, lambda r, t=name: r[t]["rescore"]["cpu_s"])
             same = row.get("rescore_results_identical")
             lines.append(
