@@ -10,7 +10,8 @@ can tell whether one sample was asked twice). The process stops by itself after 
 
 Bad replies (:data:`KINDS`): ``malformed`` (a JSON body cut short), ``empty_choices`` (``"choices": []``),
 ``non_utf8`` (bytes that are not UTF-8, sent as JSON), ``html200`` (a gateway's HTML error page, status 200),
-``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``), ``http500``,
+``no_usage`` (a valid reply without ``usage``), ``slow`` (a valid reply after ``--slow-seconds``, or as soon as
+the file ``--release`` names exists, whichever comes first: a test holds replies as long as it needs), ``http500``,
 ``http400`` (vLLM's "maximum context length" error, as a server says a prompt is too long), ``http429`` (a rate
 limit with ``Retry-After: <--retry-after>``), ``cut`` (a reply whose body stops half-way: the connection is closed
 before the chunked body ends).
@@ -110,7 +111,9 @@ def create_app(args: argparse.Namespace) -> Any:
         if kind == "http500":
             return JSONResponse({"error": {"message": "internal error"}}, status_code=500)
         if kind == "slow":
-            await asyncio.sleep(args.slow_seconds)
+            deadline = time.monotonic() + args.slow_seconds
+            while time.monotonic() < deadline and not (args.release and args.release.exists()):
+                await asyncio.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
         return JSONResponse(_reply(body, n, args.answer, usage=kind != "no_usage"))
 
     async def models(request: Request) -> Response:
@@ -133,6 +136,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=None)
     parser.add_argument("--answer", default="Exclusionary")
     parser.add_argument("--slow-seconds", type=float, default=30.0)
+    parser.add_argument("--release", type=Path, default=None, help="a file whose existence ends slow replies")
     parser.add_argument("--retry-after", default="120", help="the Retry-After header of http429")
     parser.add_argument("--max-requests", type=int, default=200)
     parser.add_argument("--max-seconds", type=float, default=120.0)

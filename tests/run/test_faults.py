@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
+from bediscover_inspect.cli import main
 from bediscover_inspect.evallogs.results import measures_by_group
 
 from .conftest import MODEL, SMALL_RUN, bediscover_run, finish, free_port, read_results, run_against
@@ -185,8 +186,9 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable
 
 @pytest.mark.slow
 def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
-    # replies slow enough that the first run still holds the lock while the second one starts on a loaded machine
-    server = fault_server("--bad", "slow", "--slow-seconds", "30")
+    # replies held until the second run has ended, so the first one still holds the lock whatever the machine's load
+    release = tmp_path / "release"
+    server = fault_server("--bad", "slow", "--slow-seconds", "200", "--release", str(release))
     log_dir = tmp_path / "logs"
     first = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
     lock = log_dir / ".bediscover-run.lock"
@@ -202,6 +204,7 @@ def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
         r"\(`bediscover run --model .*`, started [0-9: -]+\); wait for it to end, or stop it and re-run to resume",
         second.ours()[0],
     ), second.lines
+    release.touch()
     result = finish(first, log_dir)
     assert result.code == 0, result.text
     assert_each_sample_once(result)
@@ -297,10 +300,13 @@ def token_counts(log_dir: Path) -> tuple[list, float]:
     return sorted(values, key=lambda v: (v is not None, v or 0)), measures_by_group(log)["output_tokens"]["all"]
 
 
-def bediscover(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "bediscover_inspect.entry", *args], capture_output=True, text=True, timeout=600
-    )
+def bediscover(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``bediscover ARGS`` in this process (the report and compare commands need no process of their own): the
+    exit code, stdout and stderr."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.mark.slow
@@ -320,18 +326,21 @@ def test_a_reply_without_usage_is_reported_as_not_measured(fault_server, tmp_pat
 
 
 @pytest.mark.slow
-def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fault_server, tmp_path):
+def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fault_server, tmp_path, capsys):
     # run A: no reply carries `usage`; run B: every reply does. The report says A's token cells were not
     # reported (never 0); compare states the unmeasured token counts and still gives its verdict
     no_usage, usage = tmp_path / "no-usage", tmp_path / "usage"
-    result = run_against(fault_server("--bad", "no_usage"), no_usage)
+    # the two runs side by side
+    first = bediscover_run(no_usage, *SMALL_RUN, env=fault_server("--bad", "no_usage").env)
+    second = bediscover_run(usage, *SMALL_RUN, env=fault_server().env)
+    result, with_usage = finish(first, no_usage), finish(second, usage)
     assert result.code == 0, result.text
     values, mean = token_counts(no_usage)
     assert values == [None] * 4 and math.isnan(mean)
-    assert run_against(fault_server(), usage).code == 0
+    assert with_usage.code == 0, with_usage.text
 
-    report = bediscover("report", "--log-dir", str(no_usage), "--out", str(tmp_path / "report"), "--no-plots")
-    assert report.returncode == 0, report.stderr
+    report = bediscover(capsys, "report", "--log-dir", str(no_usage), "--out", str(tmp_path / "report"), "--no-plots")
+    assert report[0] == 0, report
     table = pd.read_csv(tmp_path / "report" / "discourse_markers.csv")
     assert set(table["output_tokens"]) == set(table["reasoning_tokens"]) == {"not reported by the provider"}
     assert (
@@ -339,14 +348,14 @@ def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fau
         "openai-api/fault/fault-model, reasoning off"
     ) in (tmp_path / "report" / "report.md").read_text()
 
-    both = bediscover("compare", "--baseline", str(no_usage), "--candidate", str(no_usage), "--allow-untested")
-    one = bediscover("compare", "--baseline", str(no_usage), "--candidate", str(usage), "--allow-untested")
-    assert both.returncode == 0 and one.returncode == 0, both.stdout + both.stderr + one.stdout + one.stderr
-    assert "output_tokens, reasoning_tokens not reported by the provider on both sides (baseline 4 of 4 " in both.stdout
+    both = bediscover(capsys, "compare", "--baseline", str(no_usage), "--candidate", str(no_usage), "--allow-untested")
+    one = bediscover(capsys, "compare", "--baseline", str(no_usage), "--candidate", str(usage), "--allow-untested")
+    assert both[0] == 0 and one[0] == 0, (both, one)
+    assert "output_tokens, reasoning_tokens not reported by the provider on both sides (baseline 4 of 4 " in both[1]
     assert (
         "output_tokens, reasoning_tokens not reported by the provider on the baseline side only (baseline 4 of 4 "
         "samples): not measured there, not compared"
-    ) in one.stdout
+    ) in one[1]
 
 
 FULL_DISK_SCRIPT = r"""
