@@ -9,11 +9,16 @@ same answer), so scores differ between samples.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import os
 import zlib
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
+
+from bediscover_inspect.cli import console_main, main
 
 VARIED = ("BEFORE", "AFTER", "VAGUE", "<s 2> <s 1> <s 3>", "<s 1> <s 2> <s 3>", "not an answer")
 """The answers of ``$BEDISCOVER_TEST_VARIED``: temporal relations, sentence orders and an unreadable one."""
@@ -43,7 +48,25 @@ class SlowMock(ModelAPI):
         return output
 
 
-if __name__ == "__main__":
-    from bediscover_inspect.cli import console_main
+def run_here(argv: list[str], counter: Path, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """``bediscover ARGV`` in the calling process (importing this module registers ``slowmock/model``), for a run
+    that needs no process of its own (no signal, no workers): generate calls counted in ``counter``, no delay,
+    ``env`` set meanwhile. Returns the exit code and what the run printed (stdout, then stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    settings = {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0", **(env or {})}
+    before = {key: os.environ.get(key) for key in settings}
+    os.environ.update(settings)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return code, out.getvalue() + err.getvalue()
 
+
+if __name__ == "__main__":
     console_main()

@@ -15,6 +15,8 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from bediscover_inspect.cli import TaskNotAvailable, UsageError, build_tasks, main, parse_kv, resolve_task
 
+from .slow_runner import run_here
+
 RUNNER = Path(__file__).with_name("slow_runner.py")
 REPO = Path(__file__).resolve().parents[2]
 
@@ -207,26 +209,12 @@ def test_build_tasks_reads_the_preset_family_from_the_model():
     assert (none.config.max_tokens, none.config.temperature, none.config.seed) == (None, None, 0)
 
 
-def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
-    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
-    cmd = [
-        sys.executable,
-        str(RUNNER),
-        "run",
-        "--model",
-        "slowmock/model",
-        "--tasks",
-        "sentence_ordering",
-        "discourse_markers",
-        "--seeds",
-        "0",
-        "1",
-        "--reasoning",
-        "off",
-        "--limit",
-        "4",
-        "--log-dir",
-        str(log_dir),
+def _argv(log_dir: Path) -> list[str]:
+    """``bediscover run`` of 2 tasks x 2 seeds, 4 samples each, one eval and one sample at a time, with the offline
+    ``slowmock/model``."""
+    argv = ["run", "--model", "slowmock/model", "--tasks", "sentence_ordering", "discourse_markers"]
+    argv += ["--seeds", "0", "1", "--reasoning", "off", "--limit", "4", "--log-dir", str(log_dir)]
+    return argv + [
         "--max-tasks",
         "1",
         "--max-samples",
@@ -236,9 +224,24 @@ def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
         "-T",
         "sentence_ordering.dataset=nips-abs",
     ]
+
+
+def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
+    """:func:`_argv` in a process of its own (in its own session, for the signals), each model call ``delay`` s."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
     return subprocess.Popen(
-        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        [sys.executable, str(RUNNER), *_argv(log_dir)],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
+
+
+def _rerun(log_dir: Path, counter: Path) -> tuple[int, str]:
+    """:func:`_argv` again without delay, in this process (a re-run needs no process of its own)."""
+    return run_here(_argv(log_dir), counter)
 
 
 def _generations(counter: Path) -> int:
@@ -258,9 +261,8 @@ def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     killed_at = _generations(first)
     assert 6 <= killed_at < 16
 
-    proc = _run(log_dir, second, delay=0.0)
-    output = proc.communicate(timeout=300)[0].decode()
-    assert proc.returncode == 0, output[-3000:]
+    code, output = _rerun(log_dir, second)
+    assert code == 0, output[-3000:]
     # finished evals are skipped on resume: at most the 16 - 4 samples not in the first (finished) eval re-run
     assert _generations(second) <= 16 - 4
 
@@ -303,9 +305,8 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path, si
     assert proc.returncode == 130, output[-3000:]
     assert "interrupted (re-run the same command to resume" in output
     assert "evals complete" in output and not output.rstrip().endswith("evals complete in " + str(log_dir))
-    proc = _run(log_dir, second, delay=0.0)
-    output = proc.communicate(timeout=300)[0].decode()
-    assert proc.returncode == 0, output[-3000:]
+    code, output = _rerun(log_dir, second)
+    assert code == 0, output[-3000:]
     assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
     assert 16 <= _generations(first) + _generations(second) <= 16 + 1
 

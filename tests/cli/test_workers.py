@@ -31,6 +31,8 @@ from bediscover_inspect.workers import (
     share,
 )
 
+from .slow_runner import run_here
+
 RUNNER = Path(__file__).with_name("slow_runner.py")
 REPO = Path(__file__).resolve().parents[2]
 
@@ -117,15 +119,23 @@ def test_a_shard_beyond_the_grid_has_nothing_to_do(tmp_path, capsys):
     assert not (tmp_path / "logs").exists()
 
 
-def _run(log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4) -> subprocess.Popen:
+def _argv(log_dir: str, *extra: str, limit: int = 4) -> list[str]:
     """``bediscover run`` of 2 tasks x 2 seeds (reasoning off) with the offline ``slowmock/model``."""
+    argv = ["run", "--model", "slowmock/model", "--tasks", "sentence_ordering", "discourse_markers", "--seeds", "0"]
+    argv += ["1", "--reasoning", "off", "--limit", str(limit), "--log-dir", log_dir, "--max-samples", "1"]
+    return argv + ["--display", "none", "-T", "sentence_ordering.dataset=nips-abs", *extra]
+
+
+def _run(log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4) -> subprocess.Popen:
+    """:func:`_argv` in a process of its own, each model call ``delay`` s."""
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
-    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
-    cmd += ["--tasks", "sentence_ordering", "discourse_markers", "--seeds", "0", "1", "--reasoning", "off"]
-    cmd += ["--limit", str(limit), "--log-dir", log_dir, "--max-samples", "1", "--display", "none"]
-    cmd += ["-T", "sentence_ordering.dataset=nips-abs", *extra]
     return subprocess.Popen(
-        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        [sys.executable, str(RUNNER), *_argv(log_dir, *extra, limit=limit)],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
 
 
@@ -299,17 +309,36 @@ def test_an_eval_is_split_only_when_the_processes_outnumber_the_evals_and_no_lim
     ]
 
 
-def _temporal(log_dir: Path, counter: Path, delay: float, *extra: str) -> subprocess.Popen:
+TEMPORAL_ENV = {"BEDISCOVER_TEST_VARIED": "1"}
+"""The environment of :func:`_temporal` beside the counter and the delay: the answers vary with the prompt."""
+
+
+def _temporal_argv(log_dir: Path, *extra: str) -> list[str]:
     """``bediscover run`` of temporal reasoning (3 datasets, 4 samples each), seed 0, reasoning off, with the
     offline ``slowmock/model`` answering by the prompt's CRC-32 (scores differ between samples)."""
+    argv = ["run", "--model", "slowmock/model", "--tasks", "temporal_reasoning", "--seeds", "0", "--reasoning"]
+    argv += ["off", "-T", "per_dataset=4", "--log-dir", str(log_dir), "--display", "none"]
+    return argv + list(extra)
+
+
+def _temporal(log_dir: Path, counter: Path, delay: float, *extra: str) -> subprocess.Popen:
+    """:func:`_temporal_argv` in a process of its own."""
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
-    env |= {"BEDISCOVER_TEST_VARIED": "1"}
-    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model", "--tasks", "temporal_reasoning"]
-    cmd += ["--seeds", "0", "--reasoning", "off", "-T", "per_dataset=4", "--log-dir", str(log_dir)]
-    cmd += ["--display", "none", *extra]
     return subprocess.Popen(
-        cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        [sys.executable, str(RUNNER), *_temporal_argv(log_dir, *extra)],
+        env=env | TEMPORAL_ENV,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
+
+
+def _in_process(argv: list[str], counter: Path, env: dict[str, str] | None = None) -> str:
+    """:func:`~tests.cli.slow_runner.run_here`; asserts exit 0 and returns what the run printed."""
+    code, output = run_here(argv, counter, env)
+    assert code == 0, output[-3000:]
+    return output
 
 
 def _finish(proc: subprocess.Popen) -> str:
@@ -327,7 +356,7 @@ def _report_cells(log_dir: Path, out: Path) -> pd.DataFrame:
 def one_process(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     """The report cells of the temporal-reasoning run in one process (no split)."""
     tmp = tmp_path_factory.mktemp("one")
-    output = _finish(_temporal(tmp / "logs", tmp / "calls.txt", 0.0))
+    output = _in_process(_temporal_argv(tmp / "logs"), tmp / "calls.txt", TEMPORAL_ENV)
     assert "1/1 evals complete" in output and _generations(tmp / "calls.txt") == 12
     cells = _report_cells(tmp / "logs", tmp / "report")
     # the answers differ between samples: some cells are neither 0 nor 100
@@ -349,7 +378,7 @@ def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tm
     assert merged.eval.metadata["parameters"]["dataset"] == ["tbd", "tdd-man", "tot-arithmetic"]
     pd.testing.assert_frame_equal(_report_cells(log_dir, tmp_path / "report"), one_process)
     # one worker: the log directory's split is kept, so Inspect's eval set finds every part done
-    output = _finish(_temporal(log_dir, calls, 0.0))
+    output = _in_process(_temporal_argv(log_dir), calls, TEMPORAL_ENV)
     assert f"bediscover run: 3/3 evals complete in {log_dir}" in output and _generations(calls) == 12
 
 
@@ -464,7 +493,7 @@ def test_a_killed_single_runs_started_log_is_replaced_on_resume(tmp_path):
     proc.kill()
     proc.communicate(timeout=60)
     assert "started" in {read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir))}
-    output = _finish(_run(str(log_dir), second, 0.0, limit=3))
+    output = _in_process(_argv(str(log_dir), limit=3), second)
     assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
     assert "(started)" not in output
     statuses = [read_eval_log(i, header_only=True).status for i in list_eval_logs(str(log_dir))]
