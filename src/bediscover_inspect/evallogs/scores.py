@@ -391,6 +391,38 @@ class _Chosen:
     preference: tuple[float, str]
 
 
+def _run_key(log: Any) -> tuple:
+    """(task, model, variant, reasoning mode, seed) of a suite log: the logs of one run share it."""
+    seed, _ = _seed_and_effort(log)
+    parameters = parameters_of(log)
+    return (
+        short_task_name(log.eval.task),
+        log.eval.model,
+        variant_of(log),
+        _reasoning_of(parameters),
+        seed,
+    )
+
+
+def _no_measures(log: Any) -> str:
+    """The reason a successful suite log without the suite's measure metrics is left out (:data:`NO_MEASURES`)."""
+    return (
+        f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
+        f"(task version {log.eval.task_version}; written by an older version of "
+        "the suite: re-run it)"
+    )
+
+
+def _why_kept(kept: _Chosen, lost: _Chosen) -> str:
+    """Why ``kept`` was preferred to ``lost``, as the reason of the log left out says it."""
+    (kept_samples, kept_created), (lost_samples, lost_created) = kept.preference, lost.preference
+    if kept_samples > lost_samples:
+        return "covers more samples"
+    if kept_created > lost_created:
+        return "is newer"
+    return "has the same samples and time, and was read later"
+
+
 class _RunChooser:
     """The :class:`LogScores` of logs given one at a time (:meth:`add`), as :func:`read_log_scores` describes;
     only each kept log's rows and facts are held, never its header."""
@@ -409,60 +441,53 @@ class _RunChooser:
             self.skipped.append((path, f"{UNREADABLE}: {_one_line(log)}"))
             return
         try:
-            metadata = log.eval.metadata or {}
-            if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
-                self.skipped.append(
-                    (path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}")
-                )
-                return
-            self.tasks_of[path] = short_task_name(log.eval.task)
-            seed, _ = _seed_and_effort(log)
-            parameters = parameters_of(log)
-            key = (
-                short_task_name(log.eval.task),
-                log.eval.model,
-                variant_of(log),
-                _reasoning_of(parameters),
-                seed,
-            )
-            if log.status != "success" or log.results is None:
-                status = log.status if log.status != "success" else "success without results"
-                self.unfinished.append((key, path, status))
-                return
-            if isinstance(metadata.get(SPLIT), dict):
-                self.unfinished.append((key, path, SPLIT_PART))
-                return
-            facts = run_facts(path, log, scored)
-            rows = _log_rows(facts, log)
-            if not rows:
-                self.skipped.append(
-                    (
-                        path,
-                        f"{NO_MEASURES}: its results hold none of the suite's measure metrics "
-                        f"(task version {log.eval.task_version}; written by an older version of "
-                        "the suite: re-run it)",
-                    )
-                )
-                return
-            chosen = _Chosen(path, facts, rows, _run_preference(log))
+            found = self._sort(path, log, scored)
         except Exception as exc:  # noqa: BLE001 - a malformed header is reported and skipped, never fatal
             self.skipped.append((path, f"{UNREADABLE}: malformed log header ({_one_line(exc)})"))
             return
+        if found is not None:
+            self._keep(*found)
+
+    def _sort(self, path: str, log: Any, scored: frozenset[str] | None) -> tuple[tuple, _Chosen] | None:
+        """The run key (:func:`_run_key`) and :class:`_Chosen` of a successful suite log with the suite's measures;
+        any other header is recorded (another task's log, unfinished, a part of a split eval, no measures) and
+        gives ``None``.
+
+        Raises:
+            Exception: whatever a malformed header raises (:meth:`add` reports it).
+        """
+        metadata = log.eval.metadata or {}
+        if not isinstance(metadata, dict) or metadata.get("benchmark") != BENCHMARK:
+            self.skipped.append((path, f"{NOT_OURS}: task {log.eval.task!r} has no metadata benchmark={BENCHMARK!r}"))
+            return None
+        self.tasks_of[path] = short_task_name(log.eval.task)
+        key = _run_key(log)
+        if log.status != "success" or log.results is None:
+            status = log.status if log.status != "success" else "success without results"
+            self.unfinished.append((key, path, status))
+            return None
+        if isinstance(metadata.get(SPLIT), dict):
+            self.unfinished.append((key, path, SPLIT_PART))
+            return None
+        facts = run_facts(path, log, scored)
+        rows = _log_rows(facts, log)
+        if not rows:
+            self.skipped.append((path, _no_measures(log)))
+            return None
+        return key, _Chosen(path, facts, rows, _run_preference(log))
+
+    def _keep(self, key: tuple, chosen: _Chosen) -> None:
+        """Keep ``chosen`` for its run unless the log already kept is preferred (:attr:`_Chosen.preference`); the
+        other is left out as :data:`SUPERSEDED`. A smoke run (``--limit``) never replaces a fuller run of the same
+        seed: most samples first, then newest."""
         previous = self.latest.get(key)
         if previous is None:
             self.latest[key] = chosen
             return
-        # a smoke run (--limit) never replaces a fuller run of the same seed: most samples first, then newest
         lost, kept = sorted([previous, chosen], key=lambda item: item.preference)
-        (kept_samples, kept_created), (lost_samples, lost_created) = kept.preference, lost.preference
-        why = (
-            "covers more samples"
-            if kept_samples > lost_samples
-            else "is newer"
-            if kept_created > lost_created
-            else "has the same samples and time, and was read later"
+        self.skipped.append(
+            (lost.path, f"{SUPERSEDED}: another successful log of the same run {_why_kept(kept, lost)} ({kept.path})")
         )
-        self.skipped.append((lost.path, f"{SUPERSEDED}: another successful log of the same run {why} ({kept.path})"))
         self.latest[key] = kept
 
     def result(self) -> LogScores:
