@@ -6,13 +6,11 @@ plan puts the gold structure, so they are compared within a stated margin."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
@@ -20,7 +18,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from bediscover_inspect.cli import main
 from bediscover_inspect.split import cell_of
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from .conftest import loopback
 
 DIALOGUE_MARGIN = 0.05
 """Planned vs logged prompt tokens of incremental dialogue parsing: within 5 % (the loopback model's predicted
@@ -66,36 +64,30 @@ def test_planned_calls_and_prompt_tokens_equal_the_logged_ones(server, tmp_path,
 
 
 @pytest.mark.slow
-def test_a_resume_plan_counts_the_samples_the_resume_asks_for(tmp_path):
+def test_a_resume_plan_counts_the_samples_the_resume_asks_for(tmp_path, monkeypatch, capsys):
     """A run stopped by Ctrl-C while its 5th call is in flight, the plan of the same command, then the resume: the
     plan counts the finished samples (at least one, the in-flight one not among them), and the server answers exactly
-    the plan's calls, one per unfinished sample."""
-    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-    try:
-        import model_server
-    finally:
-        sys.path.remove(str(REPO_ROOT / "benchmarks"))
-    cli = [sys.executable, "-m", "bediscover_inspect.cli"]
-    args = ["--model", model_server.INSPECT_MODEL, "--tasks", "temporal_reasoning", "--reasoning", "off"]
+    the plan's calls, one per unfinished sample. The run that is stopped is a process of its own; the plan and the
+    resume run in the test's process."""
+    args = ["--tasks", "temporal_reasoning", "--reasoning", "off"]
     args += ["--seeds", "0", "--limit", "12", "-T", "dataset=tot-arithmetic", "--log-dir", str(tmp_path)]
     args += ["--max-connections", "1"]
-    with model_server.serve(slots=1, latency=model_server.Latency(0.25, 0.0)) as served:
-        env = dict(os.environ, BENCH_BASE_URL=served.base_url, BENCH_API_KEY="bench")
-        proc = subprocess.Popen([*cli, "run", *args, "--display", "none"], env=env, stdout=subprocess.DEVNULL)
+    with loopback(monkeypatch, fixed_s=0.25, slots=1) as (base_url, model):
+        args = ["--model", model, "--model-base-url", base_url, *args]
+        cli = [sys.executable, "-m", "bediscover_inspect.cli"]
+        proc = subprocess.Popen([*cli, "run", *args, "--display", "none"], stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 600  # the run's start-up (importing Inspect) is slow on a loaded machine
-        while _stats(served.base_url)["requests"] < 5 and proc.poll() is None and time.monotonic() < deadline:
+        while _stats(base_url)["requests"] < 5 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _stats(served.base_url)["requests"] >= 5, "the run did not reach its 5th call"
+        assert _stats(base_url)["requests"] >= 5, "the run did not reach its 5th call"
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=120) == 130
-        planned = subprocess.run([*cli, "plan", *args, "--format", "json"], env=env, capture_output=True, text=True)
-        plan = json.loads(planned.stdout)
+        plan = _plan(capsys, args)
         assert 1 <= plan["samples_done"] < 12
         assert plan["calls"] == 12 - plan["samples_done"]
-        _stats(served.base_url, "/reset", b"")
-        resumed = subprocess.run([*cli, "run", *args, "--display", "none"], env=env, capture_output=True, timeout=300)
-        assert resumed.returncode == 0, resumed.stderr[-2000:]
-        assert _stats(served.base_url)["requests"] == plan["calls"]
+        _stats(base_url, "/reset", b"")
+        assert main(["run", *args, "--display", "none"]) == 0, capsys.readouterr()
+        assert _stats(base_url)["requests"] == plan["calls"]
 
 
 @pytest.mark.slow
