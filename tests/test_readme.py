@@ -3,7 +3,9 @@
 Each block is run by bash in a scratch directory that looks like a clone (``evals/`` linked in), with the test
 venv's ``bin`` first on ``PATH`` and only these changes, so the run stays small and offline:
 
-- every ``inspect eval`` and ``bediscover run`` gets ``--limit 1 --max-tokens 16`` appended (a tiny size);
+- every ``inspect eval`` and ``bediscover run`` gets ``-T per_dataset=1 --limit 1 --max-tokens 16`` appended (a tiny
+  size: ``per_dataset`` builds only the first sample of each dataset, where ``--limit`` alone would build them all
+  before Inspect cuts them; a later ``-T`` of the same name wins over the block's own);
 - a server URL of the README (``localhost:8000``, ``127.0.0.1:8080``) is replaced by a loopback server started by
   the test: the benchmarks' OpenAI-compatible model server (``benchmarks/model_server.py``) for vLLM, OpenAI and
   ``openai-api/``, and llama-cpp-python's own server where the README starts that one;
@@ -65,10 +67,13 @@ def block_with(marker: str) -> str:
 
 
 def shrink(block: str) -> str:
-    """``block`` with ``--limit 1 --max-tokens 16`` appended to each ``inspect eval`` and ``bediscover run``."""
+    """``block`` with ``-T per_dataset=1 --limit 1 --max-tokens 16`` appended to each ``inspect eval`` and
+    ``bediscover run``."""
     lines = block.replace("\\\n", " ").splitlines()
     return "\n".join(
-        f"{line} --limit 1 --max-tokens 16" if re.search(r"\b(inspect eval|bediscover run)\b", line) else line
+        f"{line} -T per_dataset=1 --limit 1 --max-tokens 16"
+        if re.search(r"\b(inspect eval|bediscover run)\b", line)
+        else line
         for line in lines
     )
 
