@@ -87,7 +87,7 @@ _completions = st.one_of(
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None, database=None)
+@settings(max_examples=400, deadline=None, database=None)
 @given(completion=_completions, dataset=st.sampled_from(DATASETS))
 def test_parser_fuzz_never_raises(completion, dataset):
     answer, invalid, ambiguous, candidates = parse_answer(completion, dataset)
