@@ -16,17 +16,17 @@ from tests.helpers import scripted_model
 
 @pytest.mark.slow
 def test_report_reads_a_real_log_with_its_standard_errors_and_class_tables(tmp_path):
-    """Otherwise (294 items) answered 'Consequence' every time, seeds 0 and 1: accuracy = the share of
-    Consequence items, the same for both seeds (std 0), an interval from the logged standard error, and a
+    """Otherwise's first 100 items (``per_dataset``; all four classes among them) answered 'Consequence' every
+    time, seeds 0 and 1: accuracy = the share of Consequence items, the same for both seeds (std 0), an interval from the logged standard error, and a
     per-class table where Consequence has recall 100 and the other classes 0."""
     logs = tmp_path / "logs"
     for seed in (0, 1):
-        task = discourse_markers(dataset="otherwise")
+        task = discourse_markers(dataset="otherwise", per_dataset=100)
         [log] = inspect_eval(
             task, model=scripted_model(lambda messages: "Consequence"), seed=seed, display="none", log_dir=str(logs)
         )
         assert log.status == "success", log.error
-    gold = [s.metadata["gold"] for s in discourse_markers(dataset="otherwise").dataset]
+    gold = [s.metadata["gold"] for s in discourse_markers(dataset="otherwise", per_dataset=100).dataset]
     share = 100 * gold.count("Consequence") / len(gold)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)
