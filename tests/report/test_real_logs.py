@@ -17,8 +17,8 @@ from tests.helpers import scripted_model
 @pytest.mark.slow
 def test_report_reads_a_real_log_with_its_standard_errors_and_class_tables(tmp_path):
     """Otherwise's first 100 items (``per_dataset``; all four classes among them) answered 'Consequence' every
-    time, seeds 0 and 1: accuracy = the share of Consequence items, the same for both seeds (std 0), an interval from the logged standard error, and a
-    per-class table where Consequence has recall 100 and the other classes 0."""
+    time, seeds 0 and 1: accuracy = the share of Consequence items, the same for both seeds (std 0), an interval
+    from the logged standard error, and a per-class table where Consequence has recall 100 and the other classes 0."""
     logs = tmp_path / "logs"
     for seed in (0, 1):
         task = discourse_markers(dataset="otherwise", per_dataset=100)
