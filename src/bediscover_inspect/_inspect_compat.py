@@ -62,6 +62,13 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "store client, compare and bediscover run its headers (the public read_eval_log opens a new S3 client "
         "per log)",
     ),
+    "filesystem": (
+        "inspect_ai._util.file",
+        "report, compare and rescore list a local log directory as list_eval_logs does, without reading the header "
+        "of every log whose file name is not Inspect's (list_eval_logs reads all of them at once to name their task)",
+    ),
+    "_list_log_files": ("inspect_ai.log._file", "the same listing of a local log directory"),
+    "_filter_log_files": ("inspect_ai.log._file", "the same listing: its log files, newest first"),
     "AsyncFilesystem": (
         "inspect_ai._util.asyncfiles",
         "report, compare and rescore copy a log on a store into a temporary file through the event loop's one "
@@ -144,6 +151,15 @@ def run_coroutine(coroutine: Any) -> Any:
     """Run ``coroutine`` (one of Inspect's ``…_async`` log functions) to its result as Inspect's synchronous log
     functions do: one event loop with one async filesystem, so one S3 client for everything it reads."""
     return private_name("run_coroutine")(coroutine)
+
+
+def local_log_files(log_dir: str) -> list[Any]:
+    """The log files under the local directory ``log_dir`` (recursively), newest first: Inspect's
+    ``list_eval_logs`` of a local directory, the same files in the same order, without its reading the header of
+    each file whose name is not Inspect's (it reads them all at once, to name their task). Each entry has the
+    ``name`` (``file://`` URL), ``mtime`` and ``size`` of the file (Inspect's ``FileInfo``)."""
+    files = private_name("_list_log_files")(private_name("filesystem")(log_dir), log_dir, True)
+    return list(private_name("_filter_log_files")(files, None, True, True))
 
 
 async def download_log(location: str, dest: BinaryIO) -> None:

@@ -10,6 +10,7 @@ import importlib
 import inspect
 import json
 import re
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -173,3 +174,30 @@ def test_score_results_are_score_asyncs_over_the_scores_kept(task: str) -> None:
     assert json.dumps([r.model_dump() for r in reductions or []]) == json.dumps(
         [r.model_dump() for r in whole.reductions or []]
     )
+
+
+def test_a_local_listing_is_list_eval_logs_without_reading_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``local_log_files`` lists what ``list_eval_logs`` lists, in its order (newest first), for logs named the
+    Inspect way and not (a name Inspect cannot parse makes ``list_eval_logs`` read that log's header), and reads no
+    header itself."""
+    import os
+
+    from inspect_ai.log import list_eval_logs
+
+    source = ROOT / "tests" / "baseline" / "discourse_markers.eval"
+    names = ["2025-01-02T03-04-05+00-00_discourse-markers_abc.eval", "sub/markers_off_0.eval", "markers_on_1.eval"]
+    for k, name in enumerate(names):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        shutil.copyfile(source, tmp_path / name)
+        os.utime(tmp_path / name, (1_700_000_000 + 10 * k, 1_700_000_000 + 10 * k))
+    (tmp_path / "notes.json").write_text("{}")  # not a log name: left out by both
+    expected = [info.name for info in list_eval_logs(str(tmp_path), recursive=True)]
+    assert [Path(name).name for name in expected] == ["markers_on_1.eval", "markers_off_0.eval", names[0]]
+
+    inspect_file = importlib.import_module(compat.PRIVATE_NAMES["_list_log_files"][0])  # its header fallback
+
+    def no_header(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a header was read")
+
+    monkeypatch.setattr(inspect_file, "read_eval_log_async", no_header)
+    assert [info.name for info in compat.local_log_files(str(tmp_path))] == expected

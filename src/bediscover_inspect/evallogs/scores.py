@@ -370,7 +370,7 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
     chosen = _RunChooser()
     for start in range(0, len(infos), HEADERS_AT_ONCE):
         batch = infos[start : start + HEADERS_AT_ONCE]
-        for info, log in zip(batch, await read_headers_async(batch), strict=True):
+        for info, log in zip(batch, await read_headers_async([info.name for info in batch]), strict=True):
             # a log whose header counts fewer samples completed than asked: which ones were scored
             partial = not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
             chosen.add(local_path(info.name), log, await scored_ids_async(info.name) if partial else None)

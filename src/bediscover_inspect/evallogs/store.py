@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from bediscover_inspect._inspect_compat import local_log_files
+
 
 def is_url(location: str | Path) -> bool:
     """Whether ``location`` names a remote store (``s3://…``) rather than a local path (``file://`` is local)."""
@@ -77,12 +79,14 @@ def kind(location: str | Path) -> str:
 
 
 async def list_logs_async(log_dir: str) -> list[Any]:
-    """Every Inspect log under ``log_dir`` (recursively; Inspect's ``list_eval_logs_async``, newest first), once
-    ``log_dir`` is known to be a directory.
+    """Every Inspect log under ``log_dir`` (recursively, newest first), once ``log_dir`` is known to be a directory:
+    entries with the log's ``name``.
 
-    A local ``log_dir`` is checked first (:func:`check_log_dir`). A URL is listed straight away through the event
-    loop's store client, and checked only when the listing fails or finds no log, so that a report on a store opens
-    one client in all (the check goes through a client of its own).
+    A local ``log_dir`` is checked first (:func:`check_log_dir`) and listed as Inspect lists it, without its reading
+    the header of every log not named the Inspect way (:func:`bediscover_inspect._inspect_compat.local_log_files`;
+    the headers are read later, a few at a time). A URL is listed straight away through the event loop's store
+    client (Inspect's ``list_eval_logs_async``), and checked only when the listing fails or finds no log, so that a
+    report on a store opens one client in all (the check goes through a client of its own).
 
     Raises:
         FileNotFoundError, NotADirectoryError, OSError, ValueError: see :func:`check_log_dir`.
@@ -90,7 +94,7 @@ async def list_logs_async(log_dir: str) -> list[Any]:
     from inspect_ai.log import list_eval_logs_async
 
     if not is_url(log_dir):
-        return await list_eval_logs_async(check_log_dir(log_dir), recursive=True)
+        return local_log_files(check_log_dir(log_dir))
     try:
         infos = await list_eval_logs_async(log_dir, recursive=True)
     except Exception:
