@@ -76,3 +76,23 @@ def test_baseline_samples_are_the_current_datasets():
             assert current[str(sample.id)] == sample.target, (
                 f"{run['task']}: sample {sample.id} has another gold ({FIX})"
             )
+
+
+def test_rescored_logs_hold_the_results_of_one_score_async_over_the_whole_log(rescored):
+    """Scored in passes, the scores kept on disk and the metrics computed once after, each re-scored log holds the
+    header (results, reductions, scorers) and samples ``score_async`` gives over the whole log read at once."""
+    from inspect_ai.log import read_eval_log
+
+    from bediscover_inspect._inspect_compat import run_coroutine
+    from bediscover_inspect.gate.rescore import rescore_log
+
+    for path in sorted(BASELINE.glob("*.eval")):
+        whole = run_coroutine(rescore_log(read_eval_log(str(path))))
+        streamed = read_eval_log(str(rescored / path.name))
+        assert streamed.results is not None and streamed.results.scores, path.name
+        for field in ("eval", "plan", "results", "stats"):  # as JSON: a NaN metric equals itself there
+            assert getattr(streamed, field).model_dump_json() == getattr(whole, field).model_dump_json(), field
+        assert streamed.status == whole.status == "success" and streamed.reductions == whole.reductions
+        assert [(s.id, s.epoch, s.scores) for s in streamed.samples or []] == [
+            (s.id, s.epoch, s.scores) for s in whole.samples or []
+        ]

@@ -16,10 +16,11 @@ the same order), into a temporary file that is then moved or uploaded to ``--out
 :data:`SAMPLES_IN_FLIGHT` samples being scored and a batch waiting to be written
 (:class:`~bediscover_inspect._inspect_compat.LogWriter`, which keeps no sample summary either) are in memory at
 once. ``score_async`` is given :data:`SAMPLES_PER_PASS` samples at a time (it starts a task per sample it is given
-and keeps their scores); each sample's new scores are kept, equal dicts once (:class:`_Shared`), and the metrics
-are computed over them when every sample is scored, by Inspect's own metric pass as ``score_async`` runs it
-(:func:`~bediscover_inspect._inspect_compat.score_results`): the results equal one ``score_async`` over the whole
-log. What grows with the samples is those kept scores and the zip directories of the two archives. A ``.json``
+and keeps their scores); each sample's new scores wait in a temporary file and are read back when every sample is
+scored and written (:func:`_kept_scores`), and the metrics are computed over them by Inspect's own metric pass as
+``score_async`` runs it (:func:`~bediscover_inspect._inspect_compat.score_results`): the results equal one
+``score_async`` over the whole log. What grows with the samples is those scores (at the end) and the zip
+directories of the two archives. A ``.json``
 log (one JSON document) is read whole. Everything is read and written through the event loop's one store client.
 
 What is replayed: each scorer reads what it reads in a live run — the final completion for the label tasks and
@@ -37,6 +38,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import pickle
 import posixpath
 import shutil
 import sys
@@ -146,60 +148,77 @@ async def rescore_archive(location: str, header: Any, path: str) -> int:
     """
     scorers = _scorers_of(header)
     typed = {str(i): i for i in getattr(header.eval.dataset, "sample_ids", None) or []}
-    kept: list[dict[str, SampleScore]] = []
-    shared = _Shared()
     completed = 0
-    async with open_archive(location) as archive:
-        members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
-        if not members:
-            raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
-        writer = await LogWriter(path, header).start()
-        gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
-        new = header
-        for first in range(0, len(members), SAMPLES_PER_PASS):
-            batch = members[first : first + SAMPLES_PER_PASS]
-            scored: list[dict[str, SampleScore]] = [{} for _ in batch]
+    with tempfile.TemporaryFile() as spill:  # each sample's new scores, pickled, until the metric pass
+        async with open_archive(location) as archive:
+            members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
+            if not members:
+                raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
+            writer = await LogWriter(path, header).start()
+            gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
+            new = header
+            for first in range(0, len(members), SAMPLES_PER_PASS):
+                batch = members[first : first + SAMPLES_PER_PASS]
 
-            @asynccontextmanager
-            async def sample(index: int, batch: list[Any] = batch, scored: list[Any] = scored) -> AsyncIterator[Any]:
-                nonlocal completed
-                async with gate:
-                    try:
-                        data = parse_sample(json.loads(archive.read(batch[index])))
-                    except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
-                        raise _UnreadableSample(f"{batch[index].filename}: {type(exc).__name__}: {exc}") from exc
-                    yield data
-                    scored[index] = {
-                        name: SampleScore(
-                            score=score.model_copy(
-                                update={"value": shared(score.value), "metadata": shared(score.metadata)}
-                            ),
-                            sample_id=data.id,
-                            sample_metadata=shared(data.metadata),
-                            scorer=name,
-                        )
-                        for name, score in (data.scores or {}).items()
-                    }
-                    completed += data.error is None
-                    await writer.write(data)
+                @asynccontextmanager
+                async def sample(index: int, batch: list[Any] = batch, first: int = first) -> AsyncIterator[Any]:
+                    nonlocal completed
+                    async with gate:
+                        try:
+                            data = parse_sample(json.loads(archive.read(batch[index])))
+                        except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
+                            raise _UnreadableSample(f"{batch[index].filename}: {type(exc).__name__}: {exc}") from exc
+                        yield data
+                        pickle.dump((first + index, data.id, data.metadata, data.scores or {}), spill)
+                        completed += data.error is None
+                        await writer.write(data)
 
-            new = await score_async(
-                _pass_header(header, len(batch)),
-                scorers,
-                action="overwrite",
-                model="mockllm/model",
-                display="none",
-                samples=sample,
-            )
-            kept.extend(scored)
+                new = await score_async(
+                    _pass_header(header, len(batch)),
+                    scorers,
+                    action="overwrite",
+                    model="mockllm/model",
+                    display="none",
+                    samples=sample,
+                )
+        kept = _kept_scores(spill, len(members))
     final = header.model_copy(update={"eval": header.eval.model_copy(update={"scorers": new.eval.scorers})})
     if final.results is not None:
         final.results = final.results.model_copy(update={"total_samples": len(members)})
     else:
         final.results = EvalResults(total_samples=len(members))
-    final.results, final.reductions = score_results(final, scorers, [s for s in kept if s], completed)
+    final.results, final.reductions = score_results(final, scorers, kept, completed)
     await writer.finish(final)
     return len(members)
+
+
+def _kept_scores(spill: Any, samples: int) -> list[dict[str, SampleScore]]:
+    """The ``SampleScore`` of each sample's new scores, as ``score_async`` keeps them for its metric pass (the score,
+    the sample's id and metadata, the scorer's name), in the samples' order, samples without a score left out, from
+    the records pickled into ``spill`` (``(position, id, metadata, scores)``, in the order the samples were scored).
+
+    The records wait on disk while the samples are scored and written, and the scores are built here at once after:
+    kept in memory as they came, the small objects of each sample would lie among the pages of every whole sample
+    parsed and written after it, and the process's resident memory would grow by about twice what they take.
+    Equal dicts are held once (:class:`_Shared`); the pickled scores are Inspect's objects as they were.
+    """
+    shared = _Shared()
+    kept: list[dict[str, SampleScore] | None] = [None] * samples
+    spill.seek(0)
+    while True:
+        try:
+            position, sample_id, metadata, scores = pickle.load(spill)
+        except EOFError:
+            break
+        metadata = shared(metadata)
+        for score in scores.values():
+            score.value, score.metadata = shared(score.value), shared(score.metadata)
+        # built without validation, which would copy the shared metadata
+        kept[position] = {
+            name: SampleScore.model_construct(score=score, sample_id=sample_id, sample_metadata=metadata, scorer=name)
+            for name, score in scores.items()
+        }
+    return [scores for scores in kept if scores]
 
 
 class _Shared:
