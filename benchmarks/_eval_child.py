@@ -4,13 +4,13 @@
                                      [--no-score-display] [--eval-arg K=V ...] TASK [TASK ...]
     python benchmarks/_eval_child.py bare  REPORT LOG_DIR --model M [--max-connections N] --calls CALLS [--order O]
                                      [--no-score-display]
-    python benchmarks/_eval_child.py calls REPORT LOG_FILE --calls CALLS
 
 ``ours`` builds the named suite task(s) (arguments from ``_common.PAPER_TASK_ARGS``) and evaluates them in one
 ``eval()`` call; a task given as ``dialogue_parsing:msdc`` runs that dataset only. ``bare`` replays, as a plain Inspect task with a trivial scorer, exactly the model calls a run of
 ours made (same samples, same message strings, same generate config, same number of calls per sample, in the
 same order within a sample; samples in the recorded order, or with the most calls first under ``--order
-longest-first``) and never imports the suite. ``calls`` extracts those calls from our log. ``--model
+longest-first``) and never imports the suite; :func:`extract_calls` (called in the benchmark's own process) takes
+those calls from our log. ``--model
 mock`` is the scripted mockllm of ``_common``; any other value is an Inspect model name (e.g. the benchmark
 server's ``openai-api/bench/bediscover-bench``). The report (JSON) holds the inner split: imports, task building,
 the ``eval()`` call, and when ``eval()`` began and ended on ``time.monotonic()`` (the machine-wide clock the model
@@ -145,16 +145,22 @@ def run_bare(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def extract_calls(args: argparse.Namespace) -> dict[str, Any]:
-    """Write ``{task, config, samples: {id: {target, calls: [[[role, text], ...], ...]}}}`` from our log's model
-    events (in order within each sample; samples in the dataset's order); ``config`` is the generate config of the
-    first call. Reads the log's sample JSON directly (much faster than Inspect's typed reader at paper size)."""
+def extract_calls(log_file: str, calls_file: Path) -> dict[str, Any]:
+    """Write to ``calls_file`` ``{task, config, samples: {id: {target, calls: [[[role, text], ...], ...]}}}`` from
+    our log's model events (in order within each sample; samples in the dataset's order); ``config`` is the
+    generate config of the first call. Reads the archive's JSON members directly, Inspect not imported (much
+    faster than Inspect's typed reader at paper size, and cheap enough to run in the benchmark's own process).
+
+    Returns:
+        ``{"samples", "calls", "prompt_chars"}``: samples and calls written, characters of their messages.
+
+    Raises:
+        KeyError: the log has neither ``header.json`` nor ``_journal/start.json`` (not an Inspect ``.eval`` log).
+    """
     import zipfile
 
-    from inspect_ai.log import read_eval_log
+    import zipfile_zstd  # noqa: F401 - Inspect's members are zstandard (stdlib from Python 3.14)
 
-    header = read_eval_log(args.log_file, header_only=True)
-    order = {str(sid): i for i, sid in enumerate(header.eval.dataset.sample_ids or [])}
     samples: dict[str, Any] = {}
     config: dict[str, Any] | None = None
     n_calls = 0
@@ -166,8 +172,12 @@ def extract_calls(args: argparse.Namespace) -> dict[str, Any]:
             content = attachments[content.removeprefix("attachment://")]
         return content
 
-    with zipfile.ZipFile(args.log_file) as log:
-        for name in log.namelist():
+    with zipfile.ZipFile(log_file) as log:
+        names = log.namelist()
+        # a finished log's header, else the one written when the run started (both name the task and the ids)
+        header = json.loads(log.read("header.json" if "header.json" in names else "_journal/start.json"))
+        order = {str(sid): i for i, sid in enumerate(header["eval"]["dataset"].get("sample_ids") or [])}
+        for name in names:
             if not name.startswith("samples/"):
                 continue
             sample = json.loads(log.read(name))
@@ -182,7 +192,8 @@ def extract_calls(args: argparse.Namespace) -> dict[str, Any]:
             target = sample["target"] if isinstance(sample["target"], str) else " ".join(sample["target"])
             samples[str(sample["id"])] = {"target": target, "calls": calls}
     samples = dict(sorted(samples.items(), key=lambda item: order.get(item[0], len(order))))
-    Path(args.calls).write_text(json.dumps({"task": header.eval.task, "config": config or {}, "samples": samples}))
+    task = header["eval"]["task"]
+    calls_file.write_text(json.dumps({"task": task, "config": config or {}, "samples": samples}))
     chars = sum(len(text) for entry in samples.values() for call in entry["calls"] for _, text in call)
     return {"samples": len(samples), "calls": n_calls, "prompt_chars": chars}
 
@@ -190,9 +201,9 @@ def extract_calls(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     """Dispatch on the mode (module docstring) and write the report JSON."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["ours", "bare", "calls"])
+    parser.add_argument("mode", choices=["ours", "bare"])
     parser.add_argument("report", type=Path)
-    parser.add_argument("log_dir", help="log directory (ours, bare) or our log file (calls)")
+    parser.add_argument("log_dir", help="log directory")
     parser.add_argument("tasks", nargs="*")
     parser.add_argument("--model", default="mock")
     parser.add_argument("--max-connections", type=int, default=0)
@@ -208,8 +219,7 @@ def main(argv: list[str]) -> None:
         help='an eval() argument (JSON value), e.g. log_realtime=false, log_buffer=100, display="plain"',
     )
     args = parser.parse_args(argv)
-    args.log_file = args.log_dir
-    result = {"ours": run_ours, "bare": run_bare, "calls": extract_calls}[args.mode](args)
+    result = {"ours": run_ours, "bare": run_bare}[args.mode](args)
     result["self_maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     args.report.write_text(json.dumps(result))
 

@@ -110,7 +110,7 @@ def read_commands(n: int, log_dir: Path, work: Path, synthetic: bool) -> dict[st
 
 def table(result: dict[str, Any]) -> str:
     """Markdown table of a result: one row per size (synthetic ones marked), then the fitted lines' projection to
-    the full subset."""
+    the full subset (``–`` for a command measured at one size only)."""
     lines = [
         "| samples | run wall / CPU (s) | run peak RSS (MB) | report wall / CPU (s) | report peak RSS (MB) | "
         "compare wall / CPU (s) | compare peak RSS (MB) | log (MB) |",
@@ -125,8 +125,9 @@ def table(result: dict[str, Any]) -> str:
     projected = result.get("projection", {})
     if projected:
         cells = [f"{FULL_RELATIONS:,} (projected)"]
-        for name in ("run", "report", "compare"):
-            cells += [f"– / {projected[name]['cpu_s']:.0f}", f"{projected[name]['peak_rss_mb']:.0f}"]
+        for name in ("run", "report", "compare"):  # a command measured at one size has no line: –
+            line = projected.get(name)
+            cells += [f"– / {line['cpu_s']:.0f}", f"{line['peak_rss_mb']:.0f}"] if line else ["–", "–"]
         lines.append("| " + " | ".join([*cells, f"{projected['log_mb']:.0f}"]) + " |")
     return "\n".join(lines)
 

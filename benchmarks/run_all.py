@@ -44,14 +44,13 @@ QUICK: dict[str, list[str]] = {
         "0.001",
         "--suite-slots",
         "2",
-        "--suite-score-display",
-        "off,on",
         "--dialogue-order-slots",
         "",
     ],
-    "growth": ["--sizes", "10,20", "--synthetic", "40", "--slots", "4", "--fixed", "0.01", "--per-token", "0.0005"],
+    "growth": ["--sizes", "10", "--synthetic", "20", "--slots", "4", "--fixed", "0.01", "--per-token", "0.0005"],
 }
-"""Tiny sizes for smoke runs."""
+"""Tiny sizes for smoke runs: each script's every step once, the fewest child processes (each costs seconds of
+start-up): one whole-suite run (live scores off, the command's default), growth at one size run and one grown."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import TASKS, WORK_DIR, TreeRss, finish_children, run_child, start_child, write_result
+from _eval_child import extract_calls
 from model_server import INSPECT_MODEL, Latency, answer, serve
 
 CHILD = str(Path(__file__).resolve().parent / "_eval_child.py")
@@ -186,10 +187,9 @@ class Bench:
         )
 
     def record(self, log_location: str, calls: Path) -> None:
-        report = calls.with_suffix(".report.json")
-        res = run_child([CHILD, "calls", str(report), log_location, "--calls", str(calls)], report)
-        if res.returncode != 0:
-            raise RuntimeError(f"extracting calls failed: {res.stderr_tail}")
+        """Write the model calls of our log at ``log_location`` to ``calls`` (in this process: no child to start,
+        Inspect not imported)."""
+        extract_calls(log_location.removeprefix("file://"), calls)
 
 
 def bench_task(bench: Bench, task: str, limit: int, rounds: int, calls: Path) -> dict[str, Any]:
@@ -393,10 +393,12 @@ def bench_suite(
 def _record_missing_calls(bench: Bench, log_dir: Path, calls_dir: Path, tasks: list[str]) -> None:
     """Record the calls of every task in ``tasks`` that has no calls file yet from its log in ``log_dir`` (one log
     per task: the suite runs seed 0, reasoning off)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
     missing = {task for task in tasks if not (calls_dir / f"{task}.calls.json").exists()}
-    for info in list_eval_logs(str(log_dir)) if missing else []:
+    if not missing:
+        return
+    from inspect_ai.log import list_eval_logs, read_eval_log  # here: the parent imports Inspect only when needed
+
+    for info in list_eval_logs(str(log_dir)):
         task = read_eval_log(info, header_only=True).eval.task.rsplit("/", 1)[-1]
         if task in missing:
             bench.record(info.name.removeprefix("file://"), calls_dir / f"{task}.calls.json")
