@@ -20,7 +20,9 @@ ifeq ($(PAPER_TEXT),)
 PAPER_MARK := not paper
 PAPER_NOTE := @echo "make: no paper text (BEDISCOVER_REFERENCE_DIR/paper/bediscover_paper.txt): the paper-text checks (-m paper) are left out"
 endif
+# the demo's size: abstracts scored and the tokens each answer may take (the tests' run of the recipe shrinks both)
 LIMIT ?= 20
+MAX_TOKENS ?= 256
 
 # The embedded model's runtime, llama-cpp-python, is compiled for a portable instruction-set level, never for the
 # build machine (no -march=native, AVX-512 or AMX), and never taken from pip's wheel cache: LLAMA_CPU=auto picks
@@ -70,7 +72,7 @@ demo-data: deps
 demo: demo-data install
 	$(BIN)/python -m bediscover_inspect.models.health run --log-hint $(or $(INSPECT_LOG_DIR),logs) -- \
 		$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
-		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens 256
+		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens $(MAX_TOKENS)
 
 # lint, format check and type check: the first steps of `check` and `test`
 define LINT

@@ -127,9 +127,8 @@ def test_every_block_is_run():
 
 @pytest.mark.slow
 def test_set_up_block(tmp_path):
-    """``make demo``: its recipe with ``LIMIT=1`` on the installed venv (``-o install -o deps``: the venv is not
-    rebuilt),
-    which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
+    """``make demo``: its recipe with ``LIMIT=1 MAX_TOKENS=16`` on the installed venv (``-o install -o deps``: the
+    venv is not rebuilt), which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
     lint, format check, mypy and pytest, without the slow and gguf tests for ``check`` (dry runs: running them would run
     this suite inside itself)."""
     commands = [line.split("#")[0].strip() for line in block_with("make demo").splitlines()]
@@ -137,7 +136,7 @@ def test_set_up_block(tmp_path):
     venv = str(BIN.parent)
     logs = tmp_path / "logs"
     run_block(
-        f"make -s --no-print-directory -C {REPO_ROOT} -o install -o deps demo LIMIT=1 VENV={venv}",
+        f"make -s --no-print-directory -C {REPO_ROOT} -o install -o deps demo LIMIT=1 MAX_TOKENS=16 VENV={venv}",
         tmp_path,
         INSPECT_LOG_DIR=str(logs),
     )
