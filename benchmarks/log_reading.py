@@ -4,7 +4,7 @@ in one run.
 
     python benchmarks/log_reading.py [--src ../before-checkout] [--after src] [--sizes 100,1000,10000,43716]
                                      [--rescore-sizes 1000,4000] [--models 10] [--many-limit N]
-                                     [--many-timeout 1500] [--out log_reading]
+                                     [--many-timeout 1500] [--many-no-plots] [--out log_reading]
 
 ``--src`` is the code before (a checkout or its ``src/``); ``--after`` the code after, by default this checkout's
 ``src/``. Without ``--src`` only the code after is measured. Every command is a child process run with one tree's
@@ -31,7 +31,9 @@ baseline log is grown to the paper subset's sample ids (one baseline sample of t
 each run is a copy of it whose header names the run's model, seed, reasoning mode, reasoning effort and Table 7
 generation settings. ``bediscover report`` (plots included) runs over the whole directory with each tree, stopped
 after ``--many-timeout`` seconds; the result counts the models in each task table and the cells with a paper number
-per model. ``--many-limit N`` keeps the first N ids per log (a quick run); ``--models 0`` skips this part.
+per model. ``--many-limit N`` keeps the first N ids per log and ``--many-no-plots`` runs the report with
+``--no-plots`` (a quick run: a plot per dataset is most of its time at a small size); ``--models 0`` skips this
+part.
 
 Writes ``results/<--out>.json`` and the tables as ``results/<--out>.md``; the report files of the two trees are
 compared (:func:`outputs_compared`, :func:`cells_compared`): a file that only gained columns is told apart from one
@@ -389,19 +391,24 @@ def _tables_of(out: Path) -> dict[str, Any]:
 
 
 def many_models(
-    trees: dict[str, Path], work: Path, models: Sequence[tuple[str, str | None]], limit: int | None, timeout: float
+    trees: dict[str, Path],
+    work: Path,
+    models: Sequence[tuple[str, str | None]],
+    limit: int | None,
+    timeout: float,
+    plots: bool = True,
 ) -> dict[str, Any]:
-    """``bediscover report`` over the many-model directory (:func:`many_model_dir`) with each tree, each stopped
-    after ``timeout`` seconds (``finished`` False)."""
+    """``bediscover report`` over the many-model directory (:func:`many_model_dir`) with each tree (without
+    ``plots``: ``--no-plots``), each stopped after ``timeout`` seconds (``finished`` False)."""
     log_dir = work / "many"
-    block: dict[str, Any] = {"models": len(models), "runs_per_model": 2 * len(SEEDS), "limit": limit}
+    block: dict[str, Any] = {"models": len(models), "runs_per_model": 2 * len(SEEDS), "limit": limit, "plots": plots}
     block |= many_model_dir(log_dir, models, limit)
     print(f"  many models: {block['logs']} logs, {block['samples']:,} samples, {block['mb']:.0f} MB", flush=True)
     for name, src in trees.items():
         out = work / f"report_many_{name}"
         shutil.rmtree(out, ignore_errors=True)
         res = run_child(
-            [*CLI, "report", "--log-dir", str(log_dir), "--out", str(out)],
+            [*CLI, "report", "--log-dir", str(log_dir), "--out", str(out), *([] if plots else ["--no-plots"])],
             work / "m.json",
             timeout=timeout,
             env={"PYTHONPATH": str(src)},
@@ -496,7 +503,7 @@ def table(result: dict[str, Any]) -> str:
     if many:
         lines += [
             "",
-            f"`bediscover report` (plots included) over {many['models']} model{'s' if many['models'] > 1 else ''} × "
+            f"`bediscover report` ({'plots included' if many.get('plots', True) else '--no-plots'}) over {many['models']} model{'s' if many['models'] > 1 else ''} × "
             f"{many['runs_per_model']} runs × {len(TASKS)} tasks ({many['logs']} logs, {many['samples']:,} samples, "
             f"{many['mb']:,.0f} MB):",
             "",
@@ -609,6 +616,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--many-timeout", type=float, default=1500, help="seconds before a many-model report is stopped"
     )
+    parser.add_argument(
+        "--many-no-plots", action="store_true", help="the many-model report with --no-plots (a quick run)"
+    )
     parser.add_argument("--out", default="log_reading", help="result file name (benchmarks/results/)")
     parser.add_argument("--table", type=Path, metavar="RESULT", help="print a result file's markdown tables and stop")
     args = parser.parse_args(argv)
@@ -632,7 +642,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         result["sizes"].append(one_size(n, trees, work, rescore=n in rescored))
         write_result(args.out, result)
     if args.models:
-        result["many"] = many_models(trees, work, MODELS[: args.models], args.many_limit, args.many_timeout)
+        result["many"] = many_models(
+            trees, work, MODELS[: args.models], args.many_limit, args.many_timeout, plots=not args.many_no_plots
+        )
     path = write_result(args.out, result)
     markdown = table(result)
     (RESULTS_DIR / f"{args.out}.md").write_text(markdown + "\n")

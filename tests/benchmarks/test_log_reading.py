@@ -83,10 +83,11 @@ def test_table_gives_slopes_and_their_ratios_to_the_floor(log_reading):
 @pytest.mark.slow
 def test_script_runs_at_a_tiny_size(tmp_path):
     """One size (the log grown past the baseline's 64 samples), also re-scored, and one model's 30 logs of three
-    samples, the code after only: every command measured, the report's tables hold the model, the markdown written
-    with the rescore table. One size gives no slope (the tables' slopes are the tests above): each command runs
-    once."""
-    args = ["--sizes", "96", "--rescore-sizes", "96", "--models", "1", "--many-limit", "3"]
+    samples reported without plots, the code after only: every command measured, the report's tables hold the
+    model, the markdown written with the rescore table. One size gives no slope (the tables' slopes are the tests
+    above): each command runs once. The report's plots are drawn in ``tests/report`` and in ``run_all.py
+    --quick``."""
+    args = ["--sizes", "96", "--rescore-sizes", "96", "--models", "1", "--many-limit", "3", "--many-no-plots"]
     result, markdown = run_tiny(tmp_path, args, timeout=900)
     [row] = result["sizes"]
     assert row["samples"] == 96 and row["log_mb"] > 0
@@ -95,7 +96,8 @@ def test_script_runs_at_a_tiny_size(tmp_path):
         assert row["after"][name]["cpu_s"] > 0 and row["after"][name]["peak_rss_mb"] > 0
     many = result["many"]
     assert (many["logs"], many["samples"], many["after"]["finished"]) == (30, 90, True)
-    assert set(many["after"]["models_per_table"].values()) == {1}
+    assert set(many["after"]["models_per_table"].values()) == {1} and many["plots"] is False
+    assert "`bediscover report` (--no-plots) over 1 model × 6 runs × 5 tasks (30 logs, 90 samples" in markdown
     sizes, rescore = markdown.split("rescore ms/sample")
     assert f"| 96 | after | – | – | – | – | – | {row['floor']['peak_rss_mb']:.0f} |" in sizes
     assert f"| 96 | after | – | – | {row['after']['rescore']['peak_rss_mb']:.0f} | – |" in rescore
