@@ -79,6 +79,11 @@ PRIVATE_NAMES: dict[str, tuple[str, str]] = {
         "rescore writes a re-scored .eval log a batch of samples at a time into the recorder's temporary file "
         "(its data[...].write_buffered_samples; the public write_eval_log takes a log holding every sample)",
     ),
+    "_ZSTD_THREADS": (
+        "inspect_ai._util.zipfile",
+        "rescore's log writer compresses summaries.json on one thread (LogWriter: Inspect's worker threads queue "
+        "the member's input in jobs of megabytes, a queue that grows with the log)",
+    ),
     "get_deserializing_context": (
         "inspect_ai._util.constants",
         "rescore validates each sample of an .eval archive as read_eval_log validates them",
@@ -259,7 +264,11 @@ class LogWriter:
         zip_log._summaries.clear()
 
     def _write_summaries(self, zip_log: Any) -> None:
-        """Write ``summaries.json`` from the summaries file, the member made as ``ZipFile.writestr`` makes it."""
+        """Write ``summaries.json`` from the summaries file, the member made as ``ZipFile.writestr`` makes it, but
+        compressed on this thread (:func:`one_zstd_thread`): Inspect's compressor hands the member's input to
+        zstd's worker threads in jobs of several MB, and with the whole file written at once (about 3.4 KB of
+        summary per sample of a discourse relations log) the jobs waiting for the two cores held 13 MB at 4,000
+        samples and 35 MB at 10,000 (``benchmarks/results/log_reading_rescore.md``)."""
         import shutil
         import time
         import zipfile
@@ -271,7 +280,7 @@ class LogWriter:
         info.external_attr = 0o600 << 16
         info.file_size = self._summaries.tell() + 2
         self._summaries.seek(0)
-        with archive.open(info, mode="w") as member:
+        with one_zstd_thread(), archive.open(info, mode="w") as member:
             member.write(b"[")
             shutil.copyfileobj(self._summaries, member)
             member.write(b"]")
@@ -307,6 +316,20 @@ class LogWriter:
             config_updates=log.config_updates,
         )
         await write_eval_log_async(log, self.path, header_only=True)
+
+
+@contextmanager
+def one_zstd_thread() -> Iterator[None]:
+    """While active, the zip members Inspect's zstandard compressor starts are compressed on the calling thread, in
+    the same format (Inspect gives each member a compressor with worker threads, ``_ZSTD_THREADS``; zstd starts
+    them at the member's first write)."""
+    module = importlib.import_module(PRIVATE_NAMES["_ZSTD_THREADS"][0])
+    saved = private_name("_ZSTD_THREADS")
+    setattr(module, "_ZSTD_THREADS", 0)  # noqa: B010 - a private name, kept here
+    try:
+        yield
+    finally:
+        setattr(module, "_ZSTD_THREADS", saved)  # noqa: B010
 
 
 def score_results(log: Any, scorers: list[Any], scores: list[dict[str, Any]], completed: int) -> tuple[Any, Any]:

@@ -9,6 +9,7 @@ import contextvars
 import importlib
 import inspect
 import json
+import os
 import re
 import shutil
 import zipfile
@@ -86,6 +87,31 @@ def test_eval_set_id_is_written_once_and_kept(tmp_path: Path) -> None:
     first = compat.eval_set_id_for_log_dir(str(tmp_path))
     assert (tmp_path / ".eval-set-id").read_text().strip() == first
     assert compat.eval_set_id_for_log_dir(str(tmp_path)) == first
+
+
+def test_one_zstd_thread_writes_a_member_without_zstds_worker_threads(tmp_path: Path) -> None:
+    """Written with Inspect's compression settings, a member's first write starts zstd's worker threads (native
+    ones: counted in ``/proc/self/task``); inside ``one_zstd_thread`` it starts none, the member reads back the
+    same, and Inspect's thread count is back after."""
+    from inspect_ai._util.zipfile import zipfile_compress_kwargs
+
+    data = json.dumps(list(range(300_000))).encode()
+    started = []
+
+    def write(path: Path) -> None:
+        with zipfile.ZipFile(path, "w", **zipfile_compress_kwargs) as archive, archive.open("m.json", "w") as member:
+            before = len(os.listdir("/proc/self/task"))
+            member.write(data)
+            started.append(len(os.listdir("/proc/self/task")) - before)
+
+    threads = compat.private_name("_ZSTD_THREADS")
+    write(tmp_path / "inspects.zip")
+    with compat.one_zstd_thread():
+        write(tmp_path / "one.zip")
+    assert started == [threads, 0] and compat.private_name("_ZSTD_THREADS") == threads > 0
+    for name in ("inspects.zip", "one.zip"):
+        with zipfile.ZipFile(tmp_path / name) as archive:
+            assert archive.read("m.json") == data
 
 
 def test_a_log_written_sample_by_sample_reads_back_as_the_samples_and_header_given(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ once. ``score_async`` is given :data:`SAMPLES_PER_PASS` samples at a time (it st
 and keeps their scores); each sample's new scores wait in a temporary file and are read back when every sample is
 scored and written (:func:`_kept_scores`), and the metrics are computed over them by Inspect's own metric pass as
 ``score_async`` runs it (:func:`~bediscover_inspect._inspect_compat.score_results`): the results equal one
-``score_async`` over the whole log. What grows with the samples (about 6 KB each,
-``benchmarks/results/log_reading_rescore.md``) is those scores, the zip directories of the two archives and memory
-no Python object holds. A ``.json``
-log (one JSON document) is read whole. Everything is read and written through the event loop's one store client.
+``score_async`` over the whole log. What grows with the samples is those scores and the zip directories of the
+two archives (``benchmarks/results/log_reading_rescore.md``); ``summaries.json`` is compressed on one thread
+(:meth:`~bediscover_inspect._inspect_compat.LogWriter.finish`). A ``.json`` log (one JSON document) is read
+whole. Everything is read and written through the event loop's one store client.
 
 What is replayed: each scorer reads what it reads in a live run — the final completion for the label tasks and
 sentence ordering, the sample metadata for the gold — so a change of a parser, an alias list or a metric shows
@@ -143,54 +143,69 @@ async def rescore_archive(location: str, header: Any, path: str) -> int:
     """Re-score the ``.eval`` log at ``location`` (a path or a store URL; ``header``: its header) into a new log at
     the local ``path``, one sample at a time (module docstring). Returns the samples written.
 
+    The source archive's directory and the kept scores are let go before the log is finished: the finish reads
+    the new archive's directory again (Inspect's writer reopens its file), into the memory they free.
+
     Raises:
         RescoreError: see :func:`rescore_log`.
         _UnreadableSample: a sample member that cannot be read or validated.
     """
     scorers = _scorers_of(header)
+    with tempfile.TemporaryFile() as spill:  # each sample's new scores, pickled, until the metric pass
+        writer, new, samples, completed = await _score_in_passes(location, header, path, scorers, spill)
+        final = header.model_copy(update={"eval": header.eval.model_copy(update={"scorers": new.eval.scorers})})
+        if final.results is not None:
+            final.results = final.results.model_copy(update={"total_samples": samples})
+        else:
+            final.results = EvalResults(total_samples=samples)
+        final.results, final.reductions = score_results(final, scorers, _kept_scores(spill, samples), completed)
+    await writer.finish(final)
+    return samples
+
+
+async def _score_in_passes(
+    location: str, header: Any, path: str, scorers: list[Any], spill: Any
+) -> tuple[LogWriter, Any, int, int]:
+    """Score every sample of the ``.eval`` log at ``location`` in passes of :data:`SAMPLES_PER_PASS`, each sample
+    written to a new log at ``path`` and its new scores pickled into ``spill`` as it is scored.
+
+    Returns:
+        ``(writer, last pass's log, samples, samples without an error)``: the writer still open.
+    """
     typed = {str(i): i for i in getattr(header.eval.dataset, "sample_ids", None) or []}
     completed = 0
-    with tempfile.TemporaryFile() as spill:  # each sample's new scores, pickled, until the metric pass
-        async with open_archive(location) as archive:
-            members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
-            if not members:
-                raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
-            writer = await LogWriter(path, header).start()
-            gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
-            new = header
-            for first in range(0, len(members), SAMPLES_PER_PASS):
-                batch = members[first : first + SAMPLES_PER_PASS]
+    async with open_archive(location) as archive:
+        members = sorted(sample_members(archive), key=lambda info: _sort_key(member_key(info), typed))
+        if not members:
+            raise RescoreError(f"log {location}: holds no samples to re-score (written with --no-log-samples?)")
+        writer = await LogWriter(path, header).start()
+        gate = anyio.Semaphore(SAMPLES_IN_FLIGHT)
+        new = header
+        for first in range(0, len(members), SAMPLES_PER_PASS):
+            batch = members[first : first + SAMPLES_PER_PASS]
 
-                @asynccontextmanager
-                async def sample(index: int, batch: list[Any] = batch, first: int = first) -> AsyncIterator[Any]:
-                    nonlocal completed
-                    async with gate:
-                        try:
-                            data = parse_sample(json.loads(archive.read(batch[index])))
-                        except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
-                            raise _UnreadableSample(f"{batch[index].filename}: {type(exc).__name__}: {exc}") from exc
-                        yield data
-                        pickle.dump((first + index, data.id, data.metadata, data.scores or {}), spill)
-                        completed += data.error is None
-                        await writer.write(data)
+            @asynccontextmanager
+            async def sample(index: int, batch: list[Any] = batch, first: int = first) -> AsyncIterator[Any]:
+                nonlocal completed
+                async with gate:
+                    try:
+                        data = parse_sample(json.loads(archive.read(batch[index])))
+                    except Exception as exc:  # noqa: BLE001 - the log is reported unreadable, as a whole read would
+                        raise _UnreadableSample(f"{batch[index].filename}: {type(exc).__name__}: {exc}") from exc
+                    yield data
+                    pickle.dump((first + index, data.id, data.metadata, data.scores or {}), spill)
+                    completed += data.error is None
+                    await writer.write(data)
 
-                new = await score_async(
-                    _pass_header(header, len(batch)),
-                    scorers,
-                    action="overwrite",
-                    model="mockllm/model",
-                    display="none",
-                    samples=sample,
-                )
-        kept = _kept_scores(spill, len(members))
-    final = header.model_copy(update={"eval": header.eval.model_copy(update={"scorers": new.eval.scorers})})
-    if final.results is not None:
-        final.results = final.results.model_copy(update={"total_samples": len(members)})
-    else:
-        final.results = EvalResults(total_samples=len(members))
-    final.results, final.reductions = score_results(final, scorers, kept, completed)
-    await writer.finish(final)
-    return len(members)
+            new = await score_async(
+                _pass_header(header, len(batch)),
+                scorers,
+                action="overwrite",
+                model="mockllm/model",
+                display="none",
+                samples=sample,
+            )
+    return writer, new, len(members), completed
 
 
 def _kept_scores(spill: Any, samples: int) -> list[dict[str, SampleScore]]:
