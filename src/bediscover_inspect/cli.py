@@ -287,7 +287,9 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
     """Resolve ``--model`` once before any eval starts, so a missing package, API key or server is one message.
 
     Returns:
-        The Inspect :class:`~inspect_ai.model.Model` (the eval set reuses it).
+        The Inspect :class:`~inspect_ai.model.Model` (the eval set reuses it): a new one, not ``get_model``'s
+        memoized instance, since the run changes it in place (:func:`~bediscover_inspect.run.calls.bound_calls`)
+        and a provider reads its settings (a base URL from the environment) when it is created.
 
     Raises:
         UsageError: the provider cannot be used as configured; for ``vllm/`` without a server URL and without the
@@ -305,7 +307,7 @@ def check_model(model: str, base_url: str | None, model_args: dict[str, Any]) ->
                 "(pip install 'bediscover-inspect[vllm]', a GPU machine) so Inspect starts `vllm serve` itself"
             )
     try:
-        return get_model(model, base_url=base_url, **model_args)
+        return get_model(model, base_url=base_url, memoize=False, **model_args)
     except PrerequisiteError as exc:  # a missing package or API key …
         raise UsageError(plain_message(exc)) from exc
     except ValueError as exc:  # Inspect's configuration checks (e.g. "Model API x of model 'x/m' not recognized")

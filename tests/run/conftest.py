@@ -1,8 +1,11 @@
 """A fault-injecting OpenAI-compatible server (``fault_server.py``) in a child process, and ``bediscover run``
-against it in another, with what both saw: exit code, lines printed, requests received, samples in the logs."""
+against it, in another process or in this one, with what both saw: exit code, lines printed, requests received,
+samples in the logs."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import socket
@@ -17,6 +20,9 @@ from pathlib import Path
 
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.model import get_model_info
+
+from bediscover_inspect.cli import main
 
 SERVER = Path(__file__).with_name("fault_server.py")
 MODEL = "openai-api/fault/fault-model"
@@ -144,6 +150,16 @@ def read_results(code: int, out: str, log_dir: Path) -> RunResult:
 
 
 def run_against(server: FaultServer | None, log_dir: Path, *args: str, env: dict[str, str] | None = None) -> RunResult:
-    """``bediscover run`` (:data:`SMALL_RUN` + ``args``) against ``server`` to the end."""
-    proc = bediscover_run(log_dir, *SMALL_RUN, *args, env={**(server.env if server else {}), **(env or {})})
-    return finish(proc, log_dir)
+    """``bediscover run`` (:data:`SMALL_RUN` + ``args``) against ``server`` to the end, in this process (a run that
+    is sent no signal needs no process of its own): what it printed (stdout and stderr as one stream, as
+    :func:`bediscover_run` reads them) and its log directory, with ``env`` and the server's settings set meanwhile."""
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in {**(server.env if server else {}), **(env or {})}.items():
+            patch.setenv(key, value)
+        # Inspect reads its model database (YAML) at a process's first model call, seconds in a process as large
+        # as pytest's: read before the run, so it never counts against a timeout the test sets
+        get_model_info(MODEL)
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            code = main(["run", "--model", MODEL, "--log-dir", str(log_dir), *SMALL_RUN, *args])
+    return read_results(code, printed.getvalue(), log_dir)

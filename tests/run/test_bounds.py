@@ -20,7 +20,7 @@ from bediscover_inspect.run.guard import LOCK_NAME, lock_of
 from bediscover_inspect.run.options import cap_error_counts
 from bediscover_inspect.workers import Part
 
-from .conftest import run_against
+from .conftest import SMALL_RUN, bediscover_run, finish, run_against
 
 RESUME = "re-run the same command to resume: finished evals are skipped and finished samples kept"
 
@@ -59,9 +59,10 @@ def test_a_servers_retry_after_is_waited_for(fault_server, tmp_path):
 
 @pytest.mark.slow
 def test_a_retry_after_beyond_the_timeout_stops_the_run_with_one_line(fault_server, tmp_path):
+    # in a process of its own: the run is stopped as by a Ctrl-C
     server = fault_server("--bad", "http429", "--retry-after", "120")
     log_dir = tmp_path / "logs"
-    result = run_against(server, log_dir, "--timeout", "20")
+    result = finish(bediscover_run(log_dir, *SMALL_RUN, "--timeout", "20", env=server.env), log_dir)
     assert result.code == 1, result.text
     assert "Traceback" not in result.text
     assert len(server.requests()) <= 8  # each sample asked once (a second time at most), no back-off retries

@@ -150,34 +150,20 @@ def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variable", ["VLLM_BASE_URL", "FAULT_BASE_URL"])
-def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, variable):
+def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, monkeypatch, capsys, variable):
     url = f"http://127.0.0.1:{free_port()}/v1"
     model = "vllm/some-model" if variable == "VLLM_BASE_URL" else MODEL
     # a data root without Otherwise: building the task would warn that it is absent; the server is asked first
     root = tmp_path / "data"
     (root / "dm").mkdir(parents=True)
     (root / "dm" / "just").symlink_to(Path(os.environ["BEDISCOVER_DATA_DIR"]) / "dm" / "just")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bediscover_inspect.entry",
-            "run",
-            "--model",
-            model,
-            "--log-dir",
-            str(tmp_path / "logs"),
-        ]
-        + SMALL_RUN,
-        env={**os.environ, variable: url, "FAULT_API_KEY": "test", "BEDISCOVER_DATA_DIR": str(root)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 2
+    for key, value in {variable: url, "FAULT_API_KEY": "test", "BEDISCOVER_DATA_DIR": str(root)}.items():
+        monkeypatch.setenv(key, value)
+    code, out, err = bediscover(capsys, "run", "--model", model, "--log-dir", str(tmp_path / "logs"), *SMALL_RUN)
+    assert code == 2
     # only the plan's one line (printed before the first call) on stdout; the error is the one line on stderr
-    assert [line for line in proc.stdout.splitlines() if not line.startswith("bediscover run: plan: ")] == []
-    assert proc.stderr.splitlines() == [
+    assert [line for line in out.splitlines() if not line.startswith("bediscover run: plan: ")] == []
+    assert err.splitlines() == [
         f"bediscover run: error: the model server at {url} (from {variable}) does not answer: Connection refused; "
         f"start it or fix {variable}"
     ]
@@ -330,10 +316,8 @@ def test_token_measures_without_usage_are_not_reported_in_report_and_compare(fau
     # run A: no reply carries `usage`; run B: every reply does. The report says A's token cells were not
     # reported (never 0); compare states the unmeasured token counts and still gives its verdict
     no_usage, usage = tmp_path / "no-usage", tmp_path / "usage"
-    # the two runs side by side
-    first = bediscover_run(no_usage, *SMALL_RUN, env=fault_server("--bad", "no_usage").env)
-    second = bediscover_run(usage, *SMALL_RUN, env=fault_server().env)
-    result, with_usage = finish(first, no_usage), finish(second, usage)
+    result = run_against(fault_server("--bad", "no_usage"), no_usage)
+    with_usage = run_against(fault_server(), usage)
     assert result.code == 0, result.text
     values, mean = token_counts(no_usage)
     assert values == [None] * 4 and math.isnan(mean)
@@ -368,25 +352,28 @@ dd if=/dev/zero of="$FULL/fill" bs=64k 2>/dev/null
 wait $run; echo $? > "$OUT/first.code"
 wc -l < "$REQUESTS" > "$OUT/first.requests"
 rm "$FULL/fill"
+touch "$RELEASE"
 "$PYTHON" -m bediscover_inspect.entry run "$@" --log-dir "$FULL/logs" > "$OUT/second.txt" 2>&1
 echo $? > "$OUT/second.code"
 cp -r "$FULL/logs" "$OUT/logs"
 """
-"""Run, fill the 2 MB tmpfs holding the log directory once the server has ``$FILL_AFTER`` requests, free it, run
-again; in a mount namespace of its own (``unshare``), so no privilege is needed and the tmpfs goes with it."""
+"""Run, fill the 2 MB tmpfs holding the log directory once the server has ``$FILL_AFTER`` requests, free it, end
+the server's slow replies (``$RELEASE``), run again; in a mount namespace of its own (``unshare``), so no privilege is needed and the tmpfs goes with it."""
 
 
 @pytest.mark.slow
 def test_a_full_disk_stops_the_run_with_one_line_and_the_re_run_completes_it(fault_server, tmp_path):
     # 24 samples two at a time, answers after 1 s; the disk fills after 6 requests. The run stops at the first
     # failed write (not after ten eval retries) with one line; after freeing space the same command completes
-    # the eval with every sample once. Samples answered but not yet written when the disk filled are asked again
-    server = fault_server("--bad", "slow", "--slow-seconds", "1")
+    # the eval with every sample once (answered at once). Samples answered but not yet written when the disk
+    # filled are asked again
+    release = tmp_path / "release"
+    server = fault_server("--bad", "slow", "--slow-seconds", "1", "--release", str(release))
     out, full = tmp_path / "out", tmp_path / "full"
     out.mkdir()
     full.mkdir()
     env = {**os.environ, **server.env, "FULL": str(full), "OUT": str(out), "PYTHON": sys.executable}
-    env |= {"REQUESTS": str(server.requests_file), "FILL_AFTER": "6"}
+    env |= {"REQUESTS": str(server.requests_file), "FILL_AFTER": "6", "RELEASE": str(release)}
     args = ["--model", MODEL, *SMALL_RUN[:-4], "--limit", "24", "--max-connections", "2", "--display", "plain"]
     proc = subprocess.run(
         ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", FULL_DISK_SCRIPT, "sh", *args],
