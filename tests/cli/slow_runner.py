@@ -3,13 +3,16 @@
 Each generate call appends a line to the file named by ``$BEDISCOVER_TEST_COUNTER`` and sleeps
 ``$BEDISCOVER_TEST_DELAY`` seconds, then answers a fixed text with usage set (no tokenizer needed); with
 ``$BEDISCOVER_TEST_VARIED`` set, one of :data:`VARIED` chosen by the CRC-32 of the prompt (the same prompt, the
-same answer), so scores differ between samples.
+same answer), so scores differ between samples. With ``$BEDISCOVER_TEST_ANSWERED`` = N, the calls after the N-th
+(counted in that file, over every process of the run) wait for an hour instead: a test stops the run once the
+file has more than N lines, knowing exactly N calls were answered, without waiting for a delay to pass.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import io
 import os
 import zlib
@@ -37,8 +40,14 @@ class SlowMock(ModelAPI):
         super().__init__(model_name, base_url, api_key, [], config)
 
     async def generate(self, input, tools, tool_choice, config):  # noqa: ANN001 (ModelAPI signature)
-        with open(os.environ["BEDISCOVER_TEST_COUNTER"], "a", encoding="utf-8") as fh:
+        with open(os.environ["BEDISCOVER_TEST_COUNTER"], "a+", encoding="utf-8") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)  # this call's line number, whatever the other processes append
             fh.write("generate\n")
+            fh.flush()
+            fh.seek(0)
+            number = len(fh.read().splitlines())
+        if number > int(os.environ.get("BEDISCOVER_TEST_ANSWERED", number)):
+            await asyncio.sleep(3600)
         await asyncio.sleep(float(os.environ.get("BEDISCOVER_TEST_DELAY", "0")))
         content = "<s 1> <s 2> <s 3>"
         if os.environ.get("BEDISCOVER_TEST_VARIED"):

@@ -152,11 +152,8 @@ def test_run_options_given_as_task_arguments_or_for_unknown_tasks_are_refused(tm
 def test_second_ctrl_c_leaves_at_once(tmp_path):
     """Two SIGINTs in quick succession: the process is gone within seconds, exit 130, the resume hint said."""
     log_dir, counter = tmp_path / "logs", tmp_path / "first.txt"
-    proc = _run(log_dir, counter, delay=0.4)
-    deadline = time.monotonic() + 240
-    while _generations(counter) < 3 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    proc = _run(log_dir, counter, answered=2)
+    _held(proc, counter, 2)
     os.killpg(proc.pid, signal.SIGINT)
     time.sleep(0.05)
     if proc.poll() is None:
@@ -226,9 +223,10 @@ def _argv(log_dir: Path) -> list[str]:
     ]
 
 
-def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
-    """:func:`_argv` in a process of its own (in its own session, for the signals), each model call ``delay`` s."""
-    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+def _run(log_dir: Path, counter: Path, answered: int) -> subprocess.Popen:
+    """:func:`_argv` in a process of its own (in its own session, for the signals): the first ``answered`` model
+    calls answered at once, the next ones held (``$BEDISCOVER_TEST_ANSWERED``) until the test stops the run."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_ANSWERED": str(answered)}
     return subprocess.Popen(
         [sys.executable, str(RUNNER), *_argv(log_dir)],
         env=env,
@@ -237,6 +235,14 @@ def _run(log_dir: Path, counter: Path, delay: float) -> subprocess.Popen:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+
+
+def _held(proc: subprocess.Popen, counter: Path, answered: int) -> None:
+    """Wait until ``proc`` (:func:`_run`) has answered ``answered`` calls and asked one more, which it holds."""
+    deadline = time.monotonic() + 240
+    while _generations(counter) <= answered and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]  # still running: stop it part-way
 
 
 def _rerun(log_dir: Path, counter: Path) -> tuple[int, str]:
@@ -251,15 +257,11 @@ def _generations(counter: Path) -> int:
 @pytest.mark.slow
 def test_sigkill_then_rerun_scores_every_sample_exactly_once(tmp_path):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
-    proc = _run(log_dir, first, delay=0.4)
-    deadline = time.monotonic() + 240
-    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]  # still running: kill it part-way
+    proc = _run(log_dir, first, answered=6)
+    _held(proc, first, 6)  # the first eval finished, the second under way
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    killed_at = _generations(first)
-    assert 6 <= killed_at < 16
+    assert _generations(first) == 7
 
     code, output = _rerun(log_dir, second)
     assert code == 0, output[-3000:]
@@ -295,11 +297,8 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_a_rerun_finishes(tmp_path, si
     hint on stderr; re-running the same command then finishes every eval with exit 0, asking again at most the one
     sample that was waiting for the model (one sample at a time)."""
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
-    proc = _run(log_dir, first, delay=0.4)
-    deadline = time.monotonic() + 240
-    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    proc = _run(log_dir, first, answered=6)
+    _held(proc, first, 6)
     os.killpg(proc.pid, signum)
     output = proc.communicate(timeout=120)[0].decode()
     assert proc.returncode == 130, output[-3000:]

@@ -17,6 +17,8 @@ from bediscover_inspect.cli import main
 from bediscover_inspect.report.build import build_report
 from tests.s3_server import s3_server
 
+from .slow_runner import run_here
+
 RUNNER = Path(__file__).with_name("slow_runner.py")
 BASELINE = Path(__file__).resolve().parents[1] / "baseline"
 REPO = Path(__file__).resolve().parents[2]
@@ -37,13 +39,17 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         s3fs.S3FileSystem.clear_instance_cache()
 
 
-def _run(log_dir: str, counter: Path, *extra: str) -> subprocess.Popen:
+def _argv(log_dir: str, *extra: str) -> list[str]:
     """``bediscover run`` of 2 tasks x 2 modes (seed 0), 3 samples each, with the offline ``slowmock/model``."""
+    argv = ["run", "--model", "slowmock/model", "--tasks", "sentence_ordering", "temporal_reasoning"]
+    argv += ["--seeds", "0", "--reasoning", "both", "--limit", "3", "--log-dir", log_dir, "--display", "none"]
+    return argv + ["-T", "sentence_ordering.dataset=nips-abs", "-T", "temporal_reasoning.dataset=tbd", *extra]
+
+
+def _run(log_dir: str, counter: Path, *extra: str) -> subprocess.Popen:
+    """:func:`_argv` in a process of its own."""
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0"}
-    cmd = [sys.executable, str(RUNNER), "run", "--model", "slowmock/model"]
-    cmd += ["--tasks", "sentence_ordering", "temporal_reasoning", "--seeds", "0", "--reasoning", "both"]
-    cmd += ["--limit", "3", "--log-dir", log_dir, "--display", "none", "-T", "sentence_ordering.dataset=nips-abs"]
-    cmd += ["-T", "temporal_reasoning.dataset=tbd", *extra]
+    cmd = [sys.executable, str(RUNNER), *_argv(log_dir, *extra)]
     return subprocess.Popen(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
@@ -78,11 +84,11 @@ def _count_clients(monkeypatch: pytest.MonkeyPatch, command: list[str]) -> list[
 def test_two_shards_into_the_store_report_as_one_local_process(store, tmp_path, monkeypatch):
     remote, local = f"{store}/shards", str(tmp_path / "local")
     shards = [_run(remote, tmp_path / f"calls{i}.txt", "--shard", f"{i}/2") for i in (1, 2)]
-    one_process = _run(local, tmp_path / "calls_local.txt")  # beside the shards
+    code, output = run_here(_argv(local), tmp_path / "calls_local.txt")  # in this process, beside the shards
+    assert code == 0, output[-3000:]
     outputs = [_finish(proc) for proc in shards]
     assert f"bediscover run: 2/2 evals complete in {remote}" in outputs[0]
     assert f"bediscover run: 2/2 evals complete in {remote}" in outputs[1]
-    _finish(one_process)
     calls = [len((tmp_path / f"calls{i}.txt").read_text().splitlines()) for i in (1, 2)]
     assert calls == [6, 6]  # 2 evals x 3 samples each
 

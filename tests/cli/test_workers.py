@@ -126,9 +126,13 @@ def _argv(log_dir: str, *extra: str, limit: int = 4) -> list[str]:
     return argv + ["--display", "none", "-T", "sentence_ordering.dataset=nips-abs", *extra]
 
 
-def _run(log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4) -> subprocess.Popen:
-    """:func:`_argv` in a process of its own, each model call ``delay`` s."""
+def _run(
+    log_dir: str, counter: Path, delay: float, *extra: str, limit: int = 4, answered: int | None = None
+) -> subprocess.Popen:
+    """:func:`_argv` in a process of its own, each model call ``delay`` s; with ``answered``, the calls after that
+    many held until the test stops the run (``$BEDISCOVER_TEST_ANSWERED``)."""
     env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+    env |= {} if answered is None else {"BEDISCOVER_TEST_ANSWERED": str(answered)}
     return subprocess.Popen(
         [sys.executable, str(RUNNER), *_argv(log_dir, *extra, limit=limit)],
         env=env,
@@ -189,11 +193,8 @@ def test_ctrl_c_with_workers_exits_130_and_another_worker_count_resumes(tmp_path
     exit 130 with the resume hint; re-running with 3 workers instead of 2 finishes every eval, each sample scored
     exactly once."""
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
-    proc = _run(str(log_dir), first, 0.4, "--workers", "2")
-    deadline = time.monotonic() + 300
-    while _generations(first) < 6 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert proc.poll() is None, proc.communicate()[0].decode()[-2000:]
+    proc = _run(str(log_dir), first, 0.0, "--workers", "2", answered=6)
+    _wait_for(first, 7, proc)
     os.killpg(proc.pid, signal.SIGINT)
     output = proc.communicate(timeout=180)[0].decode()
     assert proc.returncode == 130, output[-3000:]
@@ -321,9 +322,10 @@ def _temporal_argv(log_dir: Path, *extra: str) -> list[str]:
     return argv + list(extra)
 
 
-def _temporal(log_dir: Path, counter: Path, delay: float, *extra: str) -> subprocess.Popen:
-    """:func:`_temporal_argv` in a process of its own."""
-    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": str(delay)}
+def _temporal(log_dir: Path, counter: Path, *extra: str, answered: int | None = None) -> subprocess.Popen:
+    """:func:`_temporal_argv` in a process of its own; with ``answered``, as in :func:`_run`."""
+    env = os.environ | {"BEDISCOVER_TEST_COUNTER": str(counter), "BEDISCOVER_TEST_DELAY": "0"}
+    env |= {} if answered is None else {"BEDISCOVER_TEST_ANSWERED": str(answered)}
     return subprocess.Popen(
         [sys.executable, str(RUNNER), *_temporal_argv(log_dir, *extra)],
         env=env | TEMPORAL_ENV,
@@ -367,7 +369,7 @@ def one_process(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
 @pytest.mark.slow
 def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tmp_path, one_process):
     log_dir, calls = tmp_path / "logs", tmp_path / "calls.txt"
-    output = _finish(_temporal(log_dir, calls, 0.0, "--workers", "3"))
+    output = _finish(_temporal(log_dir, calls, "--workers", "3"))
     assert f"bediscover run: 3/3 evals complete in {log_dir} (3 workers)" in output
     assert _generations(calls) == 12
     headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(log_dir))]
@@ -385,11 +387,11 @@ def test_one_eval_split_over_workers_reports_as_one_process_and_resumes_whole(tm
 @pytest.mark.slow
 def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tmp_path, one_process):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
-    proc = _temporal(log_dir, first, 0.4, "--workers", "2", "--max-samples", "1")
+    proc = _temporal(log_dir, first, "--workers", "2", "--max-samples", "1", answered=4)
     deadline = time.monotonic() + 300
-    # both workers' evals under way (each has its log) and some samples answered
+    # both workers' evals under way (each has its log) and 4 samples answered
     while (
-        (_generations(first) < 4 or len(list(log_dir.glob("*.eval"))) < 2)
+        (_generations(first) <= 4 or len(list(log_dir.glob("*.eval"))) < 2)
         and proc.poll() is None
         and time.monotonic() < deadline
     ):
@@ -400,7 +402,7 @@ def test_a_split_eval_interrupted_resumes_its_parts_with_another_worker_count(tm
     assert proc.returncode == 130, output[-3000:]
     assert _generations(first) < 12
     # 3 workers: the log directory's split into 2 parts is kept, so the finished samples are
-    output = _finish(_temporal(log_dir, second, 0.0, "--workers", "3"))
+    output = _finish(_temporal(log_dir, second, "--workers", "3"))
     assert f"bediscover run: 2/2 evals complete in {log_dir} (2 workers)" in output
     assert _generations(second) < 12
     headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(log_dir))]
@@ -450,8 +452,8 @@ def test_sigkill_of_the_parent_stops_its_workers_and_the_lock_holds_until_they_e
     time.sleep(2)
     assert _generations(first) == asked
 
-    output = _finish(_run(str(log_dir), second, 0.0, "--workers", "2"))
-    assert f"bediscover run: 4/4 evals complete in {log_dir} (2 workers)" in output
+    output = _in_process(_argv(str(log_dir)), second)  # the lock is free again
+    assert f"bediscover run: 4/4 evals complete in {log_dir}" in output
     assert asked + _generations(second) <= 16 + 4  # at most the samples in flight at the kill are asked again
     scored = _scored(str(log_dir))
     assert len(scored) == 16 and set(scored.values()) == {1}
@@ -488,7 +490,7 @@ def test_a_killed_worker_is_named_and_its_started_log_is_replaced_on_resume(tmp_
 @pytest.mark.slow
 def test_a_killed_single_runs_started_log_is_replaced_on_resume(tmp_path):
     log_dir, first, second = tmp_path / "logs", tmp_path / "first.txt", tmp_path / "second.txt"
-    proc = _run(str(log_dir), first, 0.5, "--max-samples", "1", limit=3)
+    proc = _run(str(log_dir), first, 0.0, "--max-samples", "1", limit=3, answered=2)
     _wait_for(first, 3, proc)
     proc.kill()
     proc.communicate(timeout=60)
