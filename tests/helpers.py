@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -38,6 +40,14 @@ def scripted_model(respond: Callable[[Sequence[ChatMessage]], str] | Sequence[st
 
         return get_model("mockllm/model", custom_outputs=outputs)
     return get_model("mockllm/model", custom_outputs=[output_with_usage(t) for t in respond])
+
+
+def run_eval(tasks: Any, **options: Any) -> list[EvalLog]:
+    """Inspect's ``eval`` as a test runs it in its own process: without the live sample buffer
+    (``log_realtime=False``, ``bediscover run``'s default too) unless the test asks for it. The buffer writes every
+    sample event to a SQLite file for ``inspect view``'s live display, which no test reads; it is about a third of
+    the CPU of an in-process run of a whole dataset (533 discourse-marker samples: 13.1 -> 8.3 s)."""
+    return inspect_eval(tasks, **({"log_realtime": False} | options))
 
 
 @solver

@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.analysis import EvalColumns, evals_df
 from inspect_ai.solver import TaskState
 
 from bediscover_inspect.analysis import EvalSeed
 from bediscover_inspect.cli import build_tasks
 from bediscover_inspect.run_summary import format_table, summary_rows
-from tests.helpers import answer_with
+from tests.helpers import answer_with, run_eval
 
 ANSWERS = {0: "Argumentation", 1: "Exception", 2: "I cannot tell.", 3: "Consequence"}
 """Item -> answer: two right, one unreadable, one wrong label."""
@@ -29,7 +28,7 @@ def logs(tmp_path_factory) -> tuple[Path, list]:
     log_dir = tmp_path_factory.mktemp("logs")
     args = {"dataset": "otherwise", "per_dataset": 4}
     tasks = build_tasks(["discourse_markers"], [0, 1], [False], "paper", args, model="mockllm/model")
-    logs = inspect_eval(tasks, model="mockllm/model", solver=answer_with(_answer), display="none", log_dir=str(log_dir))
+    logs = run_eval(tasks, model="mockllm/model", solver=answer_with(_answer), display="none", log_dir=str(log_dir))
     assert [log.status for log in logs] == ["success", "success"]
     return log_dir, logs
 

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -24,7 +23,7 @@ from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import INVALID_ANSWER
-from tests.helpers import answer_with, scripted_model
+from tests.helpers import answer_with, run_eval, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 
@@ -65,7 +64,7 @@ MEASURE_NAMES = list(SCORERS["dialogue_parsing_scorer"].measures)
 
 
 def _run(tmp_path: Path, task, model, **kwargs) -> EvalLog:
-    return inspect_eval(task, model=model, display="none", log_dir=str(tmp_path), **kwargs)[0]
+    return run_eval(task, model=model, display="none", log_dir=str(tmp_path), **kwargs)[0]
 
 
 def test_incremental_prompt_holds_own_predictions_not_gold(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ import re
 from collections.abc import Sequence
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, ChatMessageUser
 
@@ -18,7 +17,7 @@ from bediscover_inspect.dialogue_parsing.solver import TURNS_STORE_KEY
 from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
 from bediscover_inspect.evallogs.results import measures_by_group
 from bediscover_inspect.metrics import INVALID_ANSWER
-from tests.helpers import scripted_model
+from tests.helpers import run_eval, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 
@@ -33,7 +32,7 @@ def _turn(messages: Sequence[ChatMessage]) -> int:
 
 
 def _run(tmp_path, task, respond, limit: int) -> EvalLog:
-    [log] = inspect_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path), limit=limit)
+    [log] = run_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path), limit=limit)
     assert log.status == "success", log.error
     return log
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from inspect_ai import eval as inspect_eval
 
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.discourse_markers.dataset import LABELS
 from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.evallogs.results import measures_by_group
 from bediscover_inspect.metrics import INVALID_ANSWER
+from tests.helpers import run_eval
 
 
 @pytest.mark.gguf
 def test_embedded_model_scores_one_sample_per_dataset(tmp_path):
-    log = inspect_eval(
+    log = run_eval(
         discourse_markers(prompt="def"),
         model="gguf/smollm2-135m",
         sample_id=["just-manual_000", "just-subtitle_090", "otherwise_000"],

@@ -7,7 +7,6 @@ import string
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from inspect_ai import eval as inspect_eval
 from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
 from bediscover_inspect.discourse_markers.aliases import ALIASES
@@ -17,7 +16,7 @@ from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.evallogs.results import measures_by_group
 from bediscover_inspect.labels import parse_label
 from bediscover_inspect.metrics import INVALID_ANSWER, confusion
-from tests.helpers import answer_with, scripted_model
+from tests.helpers import answer_with, run_eval, scripted_model
 
 
 def parse_answer(completion: str, dataset: str) -> tuple[str, bool, bool, tuple[str, ...]]:
@@ -125,7 +124,7 @@ def confusion_matrices(log) -> dict[str, dict[str, dict[str, int]]]:
 
 @pytest.mark.slow
 def test_gold_answer_run_scores_one_everywhere(tmp_path):
-    log = inspect_eval(
+    log = run_eval(
         discourse_markers(),
         solver=answer_with(lambda state: state.target.text),
         display="none",
@@ -159,7 +158,7 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
     def respond(messages):
         return by_text[messages[-1].text]
 
-    log = inspect_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path))[0]
+    log = run_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success" and len(log.samples) == 90
     gold = [s.metadata["gold"] for s in log.samples]
     mapped = {
@@ -192,7 +191,7 @@ def test_scripted_run_metrics_equal_sklearn(tmp_path):
 
 @pytest.mark.slow
 def test_mockllm_run_scores_exactly_90_149_294_samples(tmp_path):
-    log = inspect_eval(
+    log = run_eval(
         discourse_markers(),
         model=scripted_model(lambda messages: "Exclusionary"),
         display="none",
@@ -229,7 +228,7 @@ def test_reasoning_content_is_never_read(tmp_path):
 
         return solve
 
-    log = inspect_eval(
+    log = run_eval(
         discourse_markers(dataset="just-manual"),
         solver=think_then_answer(),
         sample_id=["just-manual_000"],

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from inspect_ai import eval as inspect_eval
 
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.discourse_relations.prompts import LABELS, SYSTEM_PROMPT
 from bediscover_inspect.discourse_relations.task import discourse_relations
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.metrics import INVALID_ANSWER
+from tests.helpers import run_eval
 
 IDS = ["deu.pdtb.pcc_000", "eng.rst.oll_000", "zho.dep.scidtb_000"]
 
 
 @pytest.mark.gguf
 def test_embedded_model_answers_three_languages(tmp_path):
-    log = inspect_eval(
+    log = run_eval(
         discourse_relations(dataset="deu.pdtb.pcc,eng.rst.oll,zho.dep.scidtb"),
         model="gguf/smollm2-135m",
         sample_id=IDS,

@@ -6,7 +6,6 @@ import random
 import statistics
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.util import Store
@@ -16,6 +15,7 @@ from bediscover_inspect.discourse_relations.scorer import METRICS, discourse_rel
 from bediscover_inspect.discourse_relations.task import discourse_relations
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.metrics import INVALID_ANSWER
+from tests.helpers import run_eval
 
 from ..helpers import answer_with, output_with_usage, scripted_model
 
@@ -117,9 +117,7 @@ def test_end_to_end_weighting_on_hand_made_answers(tmp_path):
             return "query" if gold != "query" else "comment"
         return f"**{gold.capitalize()}**"  # markdown and capitals still parse to the exact label
 
-    log = inspect_eval(task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path))[
-        0
-    ]
+    log = run_eval(task, solver=answer_with(answer), model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success" and len(log.samples) == 7
     assert _metrics(log, "accuracy") == {
         "deu.pdtb.pcc": 0.75,
@@ -141,7 +139,7 @@ def test_gold_answers_score_one_everywhere(tmp_path):
     task = discourse_relations()
     corpora = list(task.metadata["samples_per_corpus"])
     task.dataset = _corpus_heads(task, {c: 3 for c in corpora})
-    log = inspect_eval(
+    log = run_eval(
         task, solver=answer_with(lambda s: s.target.text), model="mockllm/model", display="none", log_dir=str(tmp_path)
     )[0]
     assert len(log.samples) == 3 * 32
@@ -166,7 +164,7 @@ def test_garbage_answers_are_invalid_and_wrong(tmp_path):
     garbage += ["".join(rng.choice("xyz #*_-") for _ in range(rng.randint(1, 30))) for _ in range(14)]
     task = discourse_relations(dataset="spa.rst.sctb")
     task.dataset = _corpus_heads(task, {"spa.rst.sctb": len(garbage)})
-    log = inspect_eval(task, model=scripted_model(garbage), display="none", log_dir=str(tmp_path))[0]
+    log = run_eval(task, model=scripted_model(garbage), display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success"
     assert _metrics(log, "invalid") == {"spa.rst.sctb": 1.0, "all": 1.0}
     assert _metrics(log, "accuracy")["all"] == 0.0

@@ -98,9 +98,8 @@ def run_loopback(
     the server and return the eval log. ``eval_args`` go to ``inspect_ai.eval`` (``max_tokens`` …)."""
     import subprocess
 
-    from inspect_ai import eval as inspect_eval
-
     from bediscover_inspect.discourse_markers.task import discourse_markers
+    from tests.helpers import run_eval
 
     server = subprocess.Popen([sys.executable, __file__, str(port_file), *arguments])
     try:
@@ -111,7 +110,7 @@ def run_loopback(
         else:
             raise AssertionError("the loopback server did not start")
         monkeypatch.setenv("OPENAI_API_KEY", "loopback")
-        [log] = inspect_eval(
+        [log] = run_eval(
             discourse_markers(dataset="otherwise"),
             model="openai/loopback",
             model_base_url=f"http://127.0.0.1:{port_file.read_text()}/v1",

@@ -9,7 +9,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from bediscover_inspect.cli import main
@@ -25,7 +24,7 @@ from bediscover_inspect.gate.compare import (
     compare,
 )
 from bediscover_inspect.gate.compare_output import plot_deltas, render
-from tests.helpers import answer_with
+from tests.helpers import answer_with, run_eval
 
 pytestmark = pytest.mark.slow  # discourse-marker runs through Inspect compared end to end, seconds each
 
@@ -52,7 +51,7 @@ def _ids(task) -> list[str]:
 def _run(directory: Path, right, prompt: str = "basic", seed: int = 0) -> Path:
     task = discourse_markers(prompt=prompt)
     answer = answer_with(lambda state: state.metadata["gold"] if right(state) else _wrong_label(state))
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         model="mockllm/model",
         solver=answer,

@@ -54,11 +54,9 @@ def test_compare_computes_every_logged_measure_as_the_log_reports_it(task):
 def _mixed_runs(tmp_path):
     """Real runs whose measures are far from 0 and 1: sentence ordering answered with the gold order on every other
     document (the others reversed), dialogue parsing with the gold relation on every other turn."""
-    from inspect_ai import eval as inspect_eval
-
     from bediscover_inspect.dialogue_parsing.task import dialogue_parsing
     from bediscover_inspect.sentence_ordering.task import sentence_ordering
-    from tests.helpers import scripted_model
+    from tests.helpers import run_eval, scripted_model
     from tests.shared.test_answer_extraction_e2e import _gold_order, _state, _turn_gold
 
     def order(messages):
@@ -74,7 +72,7 @@ def _mixed_runs(tmp_path):
         (sentence_ordering(dataset="nips-abs"), order, 12),
         (dialogue_parsing(dataset="stac"), relation, 3),
     ):
-        [log] = inspect_eval(task, model=scripted_model(respond), limit=limit, display="none", log_dir=str(tmp_path))
+        [log] = run_eval(task, model=scripted_model(respond), limit=limit, display="none", log_dir=str(tmp_path))
         assert log.status == "success"
     return sorted(tmp_path.glob("*.eval"))
 

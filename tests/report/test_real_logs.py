@@ -6,12 +6,11 @@ import warnings
 
 import pandas as pd
 import pytest
-from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.evallogs.scores import ReportWarning
 from bediscover_inspect.report.build import build_report
-from tests.helpers import scripted_model
+from tests.helpers import run_eval, scripted_model
 
 
 @pytest.mark.slow
@@ -22,7 +21,7 @@ def test_report_reads_a_real_log_with_its_standard_errors_and_class_tables(tmp_p
     logs = tmp_path / "logs"
     for seed in (0, 1):
         task = discourse_markers(dataset="otherwise", per_dataset=100)
-        [log] = inspect_eval(
+        [log] = run_eval(
             task, model=scripted_model(lambda messages: "Consequence"), seed=seed, display="none", log_dir=str(logs)
         )
         assert log.status == "success", log.error

@@ -13,14 +13,13 @@ import warnings
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import REGISTRY
 from bediscover_inspect.discourse_markers.task import discourse_markers
 from bediscover_inspect.evallogs.scores import ReportWarning, read_log_scores
 from bediscover_inspect.report.build import build_report
 from bediscover_inspect.report.setting import generation_differences, log_differences
-from tests.helpers import scripted_model
+from tests.helpers import run_eval, scripted_model
 from tests.report.test_tables import write_log
 
 QWEN8 = "vllm/Qwen/Qwen3-8B"
@@ -208,7 +207,7 @@ def test_a_quantised_build_is_named_as_a_difference(template, tmp_path):
 def _run(log_dir: Path, seed: int, answer: str = "Emphatic", **kwargs) -> None:
     eval_kwargs = {key: kwargs.pop(key) for key in ("limit", "max_tokens") if key in kwargs}
     task = discourse_markers(dataset="just-manual", presets="qwen3", **kwargs)  # the runs stand for Qwen3-8B
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         model=scripted_model(lambda messages: answer),
         seed=seed,
@@ -264,7 +263,7 @@ def test_real_logs_subset_full_on_a_subsampled_corpus(tmp_path):
     from bediscover_inspect.discourse_relations.task import discourse_relations
 
     task = discourse_relations(dataset="eng.dep.scidtb", subset="full", presets="qwen3")
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         model=scripted_model(lambda messages: "elaboration"),
         seed=0,

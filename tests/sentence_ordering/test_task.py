@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-from inspect_ai import eval as inspect_eval
 
 from bediscover_inspect.data import DataFileMissingError
 from bediscover_inspect.evallogs.results import read_results
@@ -19,7 +18,7 @@ from bediscover_inspect.sentence_ordering.prompts import SYSTEM_PROMPT
 from bediscover_inspect.sentence_ordering.task import sentence_ordering
 from bediscover_inspect.task_skeleton import VERSION
 from tests.conftest import REPO_ROOT
-from tests.helpers import answer_with, scripted_model
+from tests.helpers import answer_with, run_eval, scripted_model
 
 MEASURES = list(SCORERS["sentence_ordering_scorer"].measures)
 """The scorer's measures in the order of its metrics (Tables 32–38: Acc, Lumr, Pmr, Skip, Lcs, tok.; then τ)."""
@@ -59,7 +58,7 @@ def test_prompt_of_first_record(data_root):
 def test_gold_run_scores_one_on_all_377(tmp_path):
     task = sentence_ordering(dataset="nips-abs")
     assert len(task.dataset) == 377
-    [log] = inspect_eval(
+    [log] = run_eval(
         task, model="mockllm/model", solver=answer_with(lambda s: s.target.text), display="none", log_dir=str(tmp_path)
     )
     assert log.status == "success"
@@ -84,7 +83,7 @@ def test_doc_235_identical_sentences(data_root, tmp_path):
     order[second] = 14
     answer = " ".join(f"<s {i + 1}>" for i in order)
     task = sentence_ordering(dataset="nips-abs")
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         model="mockllm/model",
         solver=answer_with(lambda s: answer),
@@ -99,7 +98,7 @@ def test_doc_235_identical_sentences(data_root, tmp_path):
 def test_garbage_answers_are_invalid_and_counted(tmp_path):
     answers = ["no idea", "<s 2> <s 1>", "", "sentence one then two"] * 5
     task = sentence_ordering(dataset="nips-abs")
-    [log] = inspect_eval(task, model=scripted_model(answers), limit=20, display="none", log_dir=str(tmp_path))
+    [log] = run_eval(task, model=scripted_model(answers), limit=20, display="none", log_dir=str(tmp_path))
     assert log.status == "success" and log.results.completed_samples == 20
     assert metric(log, "invalid", "nips-abs") == pytest.approx(15 / 20)
     assert metric(log, "lumr", "nips-abs") >= 15 / 20
@@ -108,9 +107,7 @@ def test_garbage_answers_are_invalid_and_counted(tmp_path):
 @pytest.mark.slow
 def test_scripted_mock_scores_377_samples(tmp_path):
     task = sentence_ordering(dataset="nips-abs")
-    [log] = inspect_eval(
-        task, model=scripted_model(lambda messages: "<s 1> <s 2>"), display="none", log_dir=str(tmp_path)
-    )
+    [log] = run_eval(task, model=scripted_model(lambda messages: "<s 1> <s 2>"), display="none", log_dir=str(tmp_path))
     assert log.results.total_samples == 377 and log.results.completed_samples == 377
     assert log.eval.metadata["data"]["so/nips-abs/test_id.jsonl"]["verified"] is True
 
@@ -180,7 +177,7 @@ def test_log_layout_version_and_metadata(tmp_path):
     """Task version, resolved parameters, every measure with its standard error overall and per dataset, in the
     column order of Tables 32–38."""
     task = sentence_ordering(dataset="nips-abs")
-    [log] = inspect_eval(
+    [log] = run_eval(
         task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=5, display="none", log_dir=str(tmp_path)
     )
     assert log.eval.task_version == VERSION == 2
@@ -210,7 +207,7 @@ def test_evals_df_gives_every_measure_with_its_standard_error(tmp_path):
     from inspect_ai.analysis import evals_df
 
     task = sentence_ordering(dataset="nips-abs")
-    [log] = inspect_eval(
+    [log] = run_eval(
         task, model=scripted_model(lambda messages: "<s 2> <s 1>"), limit=3, display="none", log_dir=str(tmp_path)
     )
     frame = evals_df(str(tmp_path), quiet=True)
@@ -243,7 +240,7 @@ def test_logged_measures_equal_hand_computed_values(tmp_path):
             return "no idea"
         return " ".join(f"<s {i + 1}>" for i in (order if k % 3 == 0 else reversed(order)))
 
-    [log] = inspect_eval(
+    [log] = run_eval(
         task, model="mockllm/model", solver=answer_with(answer), limit=6, display="none", log_dir=str(tmp_path)
     )
     golds = [s.metadata["gold_order"] for s in docs]
@@ -308,7 +305,7 @@ def test_epochs_pool_every_answer(tmp_path):
         calls[text] = calls.get(text, 0) + 1
         return gold[text] if calls[text] == 1 else "no markers"
 
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         model=scripted_model(right_then_wrong),
         limit=3,

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import Task
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage
 from inspect_ai.solver import TaskState
@@ -29,7 +28,7 @@ from bediscover_inspect.sentence_ordering.task import sentence_ordering
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.dialogue_parsing.test_e2e import _new_turn
-from tests.helpers import scripted_model
+from tests.helpers import run_eval, scripted_model
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 
@@ -43,7 +42,7 @@ def _state() -> TaskState:
 
 
 def _run(tmp_path: Path, task: Task, respond: Callable[[Sequence[ChatMessage]], str], **kwargs) -> EvalLog:
-    [log] = inspect_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path), **kwargs)
+    [log] = run_eval(task, model=scripted_model(respond), display="none", log_dir=str(tmp_path), **kwargs)
     assert log.status == "success", log.error
     return log
 

@@ -198,16 +198,17 @@ def _task_cases():
 def test_each_task_sends_the_papers_system_prompt_first_and_keeps_it_out_of_the_sample_input(case, tmp_path):
     """``Sample.input`` is the sample's own user prompt (what the viewer's sample list shows); the task's first
     solver puts the dataset's system prompt before it, so every model call is ``[system prompt, user prompt]``."""
-    from inspect_ai import eval as inspect_eval
     from inspect_ai.event import ModelEvent
     from inspect_ai.log import resolve_sample_attachments
+
+    from tests.helpers import run_eval
 
     build, expected = _task_cases()[case]
     task = build()
     samples = list(task.dataset)
     assert {s.metadata["dataset"] for s in samples} == set(expected)
     assert all(isinstance(s.input, str) and s.input.strip() for s in samples)  # the user prompt, no system message
-    log = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
+    log = run_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))[0]
     assert log.status == "success", log.error
     inputs = {s.id: s.input for s in samples}
     for sample in map(resolve_sample_attachments, log.samples):
@@ -328,12 +329,11 @@ def _sent(log):
 def test_auto_reads_the_evaluated_model(model, effort, reasoning, task, args, expected):
     """Under eval() with the task function (as ``inspect eval`` builds it), ``auto`` sees the active model; every
     model call goes out with the family's preset and the log's metadata says which."""
-    from inspect_ai import eval as inspect_eval
-
     from bediscover_inspect.tasks import task_function
+    from tests.helpers import run_eval
 
     family, max_tokens, temperature, top_p, verbosity = expected
-    [log] = inspect_eval(
+    [log] = run_eval(
         task_function(task),
         task_args=args | {"reasoning": reasoning},
         model=model,
@@ -355,12 +355,11 @@ def test_auto_reads_the_evaluated_model(model, effort, reasoning, task, args, ex
 
 @pytest.mark.filterwarnings("ignore:.*differs from the pinned")
 def test_user_flags_win_and_presets_can_be_forced_or_switched_off():
-    from inspect_ai import eval as inspect_eval
-
     from bediscover_inspect.sentence_ordering.task import sentence_ordering
+    from tests.helpers import run_eval
 
     args = {"dataset": "nips-abs", "reasoning": True}
-    [flags] = inspect_eval(
+    [flags] = run_eval(
         sentence_ordering,
         task_args=args,
         model="mockllm/Qwen3-8B",
@@ -372,7 +371,7 @@ def test_user_flags_win_and_presets_can_be_forced_or_switched_off():
     plan, calls = _sent(flags)
     for config in [plan, *calls]:
         assert (config.max_tokens, config.temperature, config.top_p) == (77, 0.1, 0.95)
-    [forced] = inspect_eval(
+    [forced] = run_eval(
         sentence_ordering,
         task_args=args | {"presets": "gpt-5-mini-low"},
         model="mockllm/model",
@@ -381,7 +380,7 @@ def test_user_flags_win_and_presets_can_be_forced_or_switched_off():
     )
     assert (_sent(forced)[1][0].max_tokens, _sent(forced)[1][0].verbosity) == (4096, "low")
     assert forced.eval.metadata["generation"]["model"] is None
-    [off] = inspect_eval(
+    [off] = run_eval(
         sentence_ordering, task_args=args | {"presets": "none"}, model="mockllm/Qwen3-8B", limit=1, display="none"
     )
     assert (_sent(off)[1][0].max_tokens, _sent(off)[1][0].temperature) == (None, None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from sklearn.metrics import f1_score
 
@@ -17,7 +16,7 @@ from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.report.aggregate import aggregate
 from bediscover_inspect.report.build import build_report
 from tests.conftest import REPO_ROOT
-from tests.helpers import scripted_model
+from tests.helpers import run_eval, scripted_model
 
 BASELINE = REPO_ROOT / "tests" / "baseline"
 TASKS = ("discourse_markers", "temporal_reasoning", "discourse_relations", "sentence_ordering", "dialogue_parsing")
@@ -139,7 +138,7 @@ def test_a_run_logs_macro_f1_and_names_its_headline_for_evals_df(tmp_path):
         k = next(calls)
         return "no idea" if k % 5 == 4 else gold_of[messages[-1].text] if k % 3 == 0 else labels[0]
 
-    [log] = inspect_eval(
+    [log] = run_eval(
         task, model=scripted_model(respond), limit=30, display="none", log_dir=str(tmp_path), max_connections=1
     )
     assert log.status == "success", log.error

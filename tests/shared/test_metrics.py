@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from inspect_ai import Task
-from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import SampleScore, Score, aggregate, mean, scorer, stderr
 from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
@@ -18,7 +17,7 @@ from bediscover_inspect import metrics as m
 from bediscover_inspect.discourse_markers.dataset import load_dataset
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.measures import CATALOG, METRICS
-from tests.helpers import answer_with
+from tests.helpers import answer_with, run_eval
 
 LABELS = st.sampled_from(["Before", "After", "Includes", "Is_Included", "Simultaneous", "Vague", m.INVALID_ANSWER])
 
@@ -204,7 +203,7 @@ def test_the_log_holds_every_measure_per_group_with_a_standard_error(tmp_path):
         scorer=_toy_scorer(),
         epochs=m.pooled_epochs(),
     )
-    [log] = inspect_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))
+    [log] = run_eval(task, model="mockllm/model", display="none", log_dir=str(tmp_path))
     assert log.status == "success", log.error
     [score] = log.results.scores
     names = list(score.metrics)
@@ -245,7 +244,7 @@ def test_epochs_pool_every_answer(tmp_path):
         right = str(gold[text])
         return right if calls[text] == 1 else ("Unelaboratory" if right != "Unelaboratory" else "Emphatic")
 
-    [log] = inspect_eval(
+    [log] = run_eval(
         dm,
         model=scripted_model(right_then_wrong),
         limit=4,

@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput, ModelUsage, get_model
 from sklearn.metrics import precision_recall_fscore_support
@@ -21,7 +20,7 @@ from bediscover_inspect.metrics import label_stderr
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
 from tests.conftest import REPO_ROOT
-from tests.helpers import answer_with, scripted_model
+from tests.helpers import answer_with, run_eval, scripted_model
 
 
 def _metrics(log, scorer: str, group_key: str = "dataset") -> dict[str, dict[str, float]]:
@@ -51,7 +50,7 @@ def test_gold_answers_score_one(tmp_path):
     task = temporal_reasoning()
     assert len(task.dataset) == 4865
     ids = [s.id for s in task.dataset][::10]
-    [log] = inspect_eval(
+    [log] = run_eval(
         task,
         solver=answer_with(lambda state: str(state.metadata["gold"])),
         model="mockllm/model",
@@ -111,9 +110,7 @@ def test_scripted_answers_hand_computed(tmp_path):
         systems[sample_id] = messages[0].text
         return SCRIPT[sample_id]
 
-    [log] = inspect_eval(
-        task, model=scripted_model(respond), sample_id=list(SCRIPT), display="none", log_dir=str(tmp_path)
-    )
+    [log] = run_eval(task, model=scripted_model(respond), sample_id=list(SCRIPT), display="none", log_dir=str(tmp_path))
     assert log.status == "success" and log.results.completed_samples == 9
     relation = _metrics(log, "relation_scorer")
     # right: 0, 1, 4; wrong: 2, 5; invalid: 3
@@ -171,7 +168,7 @@ def test_scripted_answers_hand_computed(tmp_path):
 def test_a_scorer_without_samples_reports_no_groups_and_does_not_crash(tmp_path, ids, empty, scored):
     """Each scorer returns None for the other kind: with ``--sample-id`` of one kind only, the other scorer gets no
     score at all (not an unscored one), its metrics run on the empty list, and its mean measures are NaN."""
-    [log] = inspect_eval(
+    [log] = run_eval(
         temporal_reasoning(),
         solver=answer_with(lambda state: str(state.metadata["gold"])),
         model="mockllm/model",
@@ -202,7 +199,7 @@ def test_reasoning_content_is_never_parsed(tmp_path):
         out.usage = ModelUsage(input_tokens=1, output_tokens=9, total_tokens=10, reasoning_tokens=5)
         return out
 
-    [log] = inspect_eval(
+    [log] = run_eval(
         temporal_reasoning(),
         model=get_model("mockllm/model", custom_outputs=outputs),
         sample_id=["tbd_0000", "tot-arithmetic_0000"],
@@ -224,7 +221,7 @@ def test_garbage_answers_never_crash_and_count_invalid(tmp_path):
 
     task = temporal_reasoning(context="sentences")
     ids = [s.id for s in task.dataset][::200]
-    [log] = inspect_eval(task, model=scripted_model(respond), sample_id=ids, display="none", log_dir=str(tmp_path))
+    [log] = run_eval(task, model=scripted_model(respond), sample_id=ids, display="none", log_dir=str(tmp_path))
     assert log.status == "success" and log.results.completed_samples == len(ids) == 25
     assert _metrics(log, "relation_scorer")["invalid"]["all"] == 1.0
     assert _metrics(log, "relation_scorer")["accuracy"]["all"] == 0.0

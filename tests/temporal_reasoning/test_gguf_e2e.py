@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from inspect_ai import eval as inspect_eval
 
 import bediscover_inspect._registry  # noqa: F401  (registers the gguf/ provider)
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.metrics import INVALID_ANSWER
 from bediscover_inspect.temporal_reasoning.prompts import RELATION_LABELS, RELATION_SYSTEM_PROMPT, TOT_SYSTEM_PROMPT
 from bediscover_inspect.temporal_reasoning.task import temporal_reasoning
+from tests.helpers import run_eval
 
 IDS = ["tbd_0005", "tdd-man_0000", "tot-arithmetic_1750"]
 
 
 @pytest.mark.gguf
 def test_embedded_model_one_sample_per_dataset(tmp_path):
-    [log] = inspect_eval(
+    [log] = run_eval(
         temporal_reasoning(context="sentences"),
         model="gguf/smollm2-135m",
         sample_id=IDS,
