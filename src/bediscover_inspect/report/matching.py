@@ -252,6 +252,93 @@ def _variant_candidates(variant: str) -> set[str]:
     return names
 
 
+_GROUP_KINDS = {"framework": "framework", "language": "language", "category": "category"}
+"""Our ``group_key`` values that name a paper sub-group (``framework:DEP``, ``language:ces``, ``category:tz``)."""
+
+
+class _Dataset:
+    """The paper rows of one dataset within a slice: the first (best) one, its settings and the first per setting."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.settings: set[str] = set()
+        self.by_setting: dict[str, int] = {}
+
+    def add(self, rank: int, variant: str) -> None:
+        if self.first is None:
+            self.first = rank
+        if variant:
+            self.settings.add(variant)
+        self.by_setting.setdefault(_norm(variant), rank)
+
+
+class _Slice:
+    """The paper rows of one task, paper model, reasoning mode and measure, by sub-group and by dataset."""
+
+    def __init__(self) -> None:
+        self.by_part: dict[tuple[str, str], int] = {}
+        self.by_dataset: dict[str, _Dataset] = {}
+
+    def add(self, rank: int, dataset: str, variant: str) -> None:
+        kind, _, name = variant.partition(":")
+        self.by_part.setdefault((kind, _norm(name)), rank)
+        if dataset != "tot-arithmetic" or variant == "category:all":
+            self.by_dataset.setdefault(dataset, _Dataset()).add(rank, variant)
+
+
+class PaperIndex:
+    """The paper's BeDiscovER rows (``paper_results.csv``, settings read through :data:`PAPER_SETTING_READINGS`)
+    keyed by :func:`match_paper`'s rules, built once so that matching a cell takes a few dictionary look-ups.
+
+    ``rows``: those rows (the paper frame's index kept); :meth:`find` gives a position in it. Rows are ranked
+    appendix tables (13 and above) first, then by table number, then in the file's order, so the first row a key
+    reaches is the one :func:`match_paper` returns.
+    """
+
+    def __init__(self, paper: pd.DataFrame) -> None:
+        self.rows = read_paper_settings(paper[paper.section == "BeDiscovER"])
+        tables = self.rows.table.tolist()
+        self._order = sorted(range(len(tables)), key=lambda i: (tables[i] < 13, tables[i]))
+        self._slices: dict[tuple[str, str, str, str], _Slice] = {}
+        columns = (self.rows[c].tolist() for c in ("task", "model", "reasoning", "metric", "dataset", "variant"))
+        facts = list(zip(*columns, strict=True))
+        for rank, position in enumerate(self._order):
+            task, model, reasoning, metric, dataset, variant = facts[position]
+            key = (task, model, _mode_key(model, reasoning), canonical_measure(metric))
+            self._slices.setdefault(key, _Slice()).add(rank, dataset, variant)
+
+    def find(
+        self, task: str, group_key: str, group: str, variant: str, paper_model: str, reasoning: str, measure: str
+    ) -> int | None:
+        """The position in :attr:`rows` of the paper's cell for one of our cells whose model is the paper's
+        ``paper_model`` (:func:`paper_model_match`), or ``None``; the rules of :func:`match_paper`."""
+        if group == "all":
+            return None
+        found = self._slices.get((task, paper_model, _mode_key(paper_model, reasoning), canonical_measure(measure)))
+        if found is None:  # a measure the paper does not report (invalid, ambiguous, reasoning_tokens …)
+            return None
+        g = _norm(group)
+        kind = _GROUP_KINDS.get(group_key.lower(), "")
+        if kind or task == "discourse_relations":
+            rank = found.by_part.get((kind or "corpus", g))
+        else:
+            alias = _DATASET_ALIASES.get(g)
+            dataset = None if alias is None else found.by_dataset.get(alias)
+            if dataset is None:
+                return None
+            if len(dataset.settings) > 1:  # several settings: ours must name one
+                ranks = [dataset.by_setting[w] for w in _variant_candidates(variant) if w in dataset.by_setting]
+                rank = min(ranks, default=None)
+            else:
+                rank = dataset.first
+        return None if rank is None else self._order[rank]
+
+
+def _mode_key(paper_model: str, reasoning: str) -> str:
+    """The reasoning mode a paper row is keyed by: GPT-5-mini rows (the "w/ reasoning" columns) match either mode."""
+    return "" if paper_model.startswith("GPT-5-mini") else reasoning
+
+
 def match_paper(
     paper: pd.DataFrame,
     task: str,
@@ -263,9 +350,8 @@ def match_paper(
     reasoning_effort: str,
     measure: str,
     paper_models: Mapping[str, str] | None = None,
-    _rows: dict[tuple[str, str], pd.DataFrame] | None = None,
 ) -> pd.Series | None:
-    """The paper's cell for one of our cells, or ``None``.
+    """The paper's cell (a row of ``paper``, with a ``reading_note``) for one of our cells, or ``None``.
 
     Rules: same task; the group is a dataset (aliases such as ``tbd-ee`` -> ``tbd``), or a DISRPT framework /
     language / corpus, or a ToT category (``framework:``/``language:``/``corpus:``/``category:`` variants);
@@ -274,44 +360,15 @@ def match_paper(
     reasoning mode (GPT-5-mini rows are the paper's "w/ reasoning" columns and match either mode by effort);
     same measure (:func:`canonical_measure`). Appendix tables win over the main text's repeats. Settings are read
     through :data:`PAPER_SETTING_READINGS` (the hit's ``reading_note`` says where); the model through
-    :func:`paper_model_match` (``paper_models``: ``--paper-model``). ``_rows``: a cache of the paper's rows per
-    task and paper model that :func:`with_paper` keeps across its cells.
+    :func:`paper_model_match` (``paper_models``: ``--paper-model``). Builds a :class:`PaperIndex` of ``paper``
+    each call: to match many cells, build one and call :meth:`PaperIndex.find` (as :func:`with_paper` does).
     """
     name, _ = paper_model_match(model, reasoning_effort or None, paper_models)
-    if name is None or group == "all":
+    if name is None:
         return None
-    rows = None if _rows is None else _rows.get((task, name))
-    if rows is None:
-        rows = read_paper_settings(
-            paper[(paper.task == task) & (paper.model == name) & (paper.section == "BeDiscovER")]
-        )
-        if _rows is not None:
-            _rows[(task, name)] = rows
-    if not name.startswith("GPT-5-mini"):
-        rows = rows[rows.reasoning == reasoning]
-    rows = rows[rows.metric.map(canonical_measure) == canonical_measure(measure)]
-    if rows.empty:  # a measure the paper does not report (invalid, ambiguous, reasoning_tokens …)
-        return None
-    g = _norm(group)
-    kind = {"framework": "framework", "language": "language", "category": "category"}.get(group_key.lower(), "")
-    sub = rows.variant.str.partition(":")
-    if kind:
-        rows = rows[(sub[0] == kind) & (sub[2].map(_norm) == g)]
-    elif task == "discourse_relations":
-        rows = rows[(sub[0] == "corpus") & (sub[2].map(_norm) == g)]
-    else:
-        dataset = _DATASET_ALIASES.get(g)
-        rows = rows[rows.dataset == dataset]
-        if dataset == "tot-arithmetic":
-            rows = rows[rows.variant == "category:all"]
-        settings = set(rows.variant) - {""}
-        if len(settings) > 1:
-            wanted = _variant_candidates(variant)
-            rows = rows[rows.variant.map(_norm).isin(wanted)]
-    if rows.empty:
-        return None
-    rows = rows.assign(_appendix=rows.table >= 13).sort_values(["_appendix", "table"], ascending=[False, True])
-    return rows.iloc[0]
+    index = PaperIndex(paper)
+    position = index.find(task, group_key, group, variant, name, reasoning, measure)
+    return None if position is None else index.rows.iloc[position]
 
 
 def with_paper(
@@ -325,26 +382,20 @@ def with_paper(
     cols: dict[str, list[Any]] = {
         k: [] for k in ("paper_model", "paper_table", "paper_mean", "paper_std", "paper_note")
     }
-    rows: dict[tuple[str, str], pd.DataFrame] = {}
-    for row in agg.itertuples(index=False):
-        hit = match_paper(
-            paper,
-            row.task,
-            row.group_key,
-            row.group,
-            row.variant,
-            row.model,
-            row.reasoning,
-            row.reasoning_effort,
-            row.measure,
-            paper_models,
-            rows,
-        )
-        cols["paper_model"].append("" if hit is None else hit.model)
-        cols["paper_table"].append(np.nan if hit is None else int(hit.table))
-        cols["paper_mean"].append(np.nan if hit is None else float(hit["mean"]))
-        cols["paper_std"].append(np.nan if hit is None else float(hit["std"]))
-        cols["paper_note"].append("" if hit is None else hit.reading_note)
+    index = PaperIndex(paper)
+    facts = {c: index.rows[c].tolist() for c in ("model", "table", "mean", "std", "reading_note")}
+    names: dict[tuple[str, str], str | None] = {}  # (served model, reasoning effort) -> paper model
+    keys = ("task", "group_key", "group", "variant", "model", "reasoning", "reasoning_effort", "measure")
+    for task, group_key, group, variant, model, reasoning, effort, measure in zip(*(agg[k] for k in keys)):
+        if (model, effort) not in names:
+            names[model, effort] = paper_model_match(model, effort or None, paper_models)[0]
+        name = names[model, effort]
+        at = None if name is None else index.find(task, group_key, group, variant, name, reasoning, measure)
+        cols["paper_model"].append("" if at is None else facts["model"][at])
+        cols["paper_table"].append(np.nan if at is None else int(facts["table"][at]))
+        cols["paper_mean"].append(np.nan if at is None else float(facts["mean"][at]))
+        cols["paper_std"].append(np.nan if at is None else float(facts["std"][at]))
+        cols["paper_note"].append("" if at is None else facts["reading_note"][at])
     out = agg.assign(**cols)
     out["diff"] = out["mean"] - out["paper_mean"]
     return out
