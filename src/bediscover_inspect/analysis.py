@@ -8,7 +8,8 @@
 The paper reports mean ± std over seeds 0, 1 and 42 (§3), so the seed tells the rows of one setting apart.
 ``bediscover run`` gives each eval its seed in the task's generate config (``plan.config.seed``), which Inspect's
 default columns do not show (``model_generate_config`` holds only what was set on the model, ``{}`` there);
-``inspect eval --seed N`` records it in both places. :func:`eval_seed` reads whichever is set.
+``inspect eval --seed N`` records it in both places.
+:func:`~bediscover_inspect.evallogs.scores.eval_seed` reads whichever is set.
 """
 
 from __future__ import annotations
@@ -17,20 +18,7 @@ from typing import Any
 
 from inspect_ai.analysis import EvalColumn
 
-
-def eval_seed(log: Any) -> int | None:
-    """The generation seed an eval ran with: the plan's generate config (the task's, with ``--seed`` merged in),
-    else the model's generate config; ``None`` when neither sets one.
-
-    Args:
-        log: an :class:`inspect_ai.log.EvalLog` (the header is enough).
-    """
-    plan = getattr(log, "plan", None)
-    if plan is not None and plan.config.seed is not None:
-        return int(plan.config.seed)
-    seed = log.eval.model_generate_config.seed
-    return None if seed is None else int(seed)
-
+from bediscover_inspect.evallogs.scores import eval_seed
 
 EvalSeed: list[Any] = [EvalColumn("seed", path=eval_seed)]
-"""The ``seed`` column (:func:`eval_seed`), to add to Inspect's ``EvalColumns``."""
+"""The ``seed`` column (:func:`~bediscover_inspect.evallogs.scores.eval_seed`), to add to Inspect's ``EvalColumns``."""

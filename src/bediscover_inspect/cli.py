@@ -33,14 +33,12 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bediscover_inspect import workers
 from bediscover_inspect._inspect_compat import PrerequisiteError, panels_without_scores
 from bediscover_inspect.data import pinned
 from bediscover_inspect.evallogs.scores import LogScores, ReportWarning, read_log_scores
-from bediscover_inspect.gate import compare_output, rescore
-from bediscover_inspect.gate.compare import CompareError
 from bediscover_inspect.plan.core import Plan, expected_from_logs, make_plan
 from bediscover_inspect.plan.cost import CostConfigError, model_prices
 from bediscover_inspect.plan.count import is_incremental, prompts_of
@@ -49,9 +47,6 @@ from bediscover_inspect.plan.spec import EvalGroup, RunSpec, SpecError, add_plan
 from bediscover_inspect.plan.timing import Timing, probe
 from bediscover_inspect.plan.tokenizers import tokenizer_for
 from bediscover_inspect.presets import model_family
-from bediscover_inspect.report.build import Report, build_report
-from bediscover_inspect.report.matching import parse_paper_models
-from bediscover_inspect.report.paper_table import write_paper_table
 from bediscover_inspect.run.calls import bound_calls
 from bediscover_inspect.run.failures import is_disk_full
 from bediscover_inspect.run.guard import RunRefused, check_server, closing_lines, lock_of, run_guard
@@ -78,6 +73,9 @@ from bediscover_inspect.tasks import (
 )
 from bediscover_inspect.tasks import one_line as message_line
 from bediscover_inspect.workers import add_arguments as add_scale_arguments
+
+if TYPE_CHECKING:
+    from bediscover_inspect.report.build import Report
 
 
 class TaskNotAvailable(UsageError, RuntimeError):
@@ -713,6 +711,9 @@ def _report_options(args: argparse.Namespace) -> tuple[Path, dict[str, str]]:
     unknown = sorted(set(args.tasks or ()) - set(TASK_NAMES))
     if unknown:
         raise UsageError(f"unknown task(s) {', '.join(unknown)} in --tasks; choose from {', '.join(TASK_NAMES)}")
+    # import cost: the report's modules and pandas (about 0.5 s CPU), only for `bediscover report`
+    from bediscover_inspect.report.matching import parse_paper_models
+
     try:
         return out, parse_paper_models(args.paper_model)
     except ValueError as exc:
@@ -725,6 +726,9 @@ def _write_paper_table(report: Report, number: int, out: Path) -> None:
     Raises:
         UsageError: the paper has no such table.
     """
+    # import cost: the report's modules and pandas (about 0.5 s CPU), only for `bediscover report`
+    from bediscover_inspect.report.paper_table import write_paper_table
+
     try:
         written = write_paper_table(report.cells, number, out)
     except KeyError as exc:
@@ -754,6 +758,9 @@ def _report(args: argparse.Namespace, out: Path, paper_models: dict[str, str], r
     Raises:
         UsageError: the output directory cannot be created or written.
     """
+    # import cost: the report's modules and pandas (about 0.5 s CPU), only for `bediscover report`
+    from bediscover_inspect.report.build import build_report
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ReportWarning)  # printed by the command, once
         try:
@@ -772,8 +779,10 @@ def _report(args: argparse.Namespace, out: Path, paper_models: dict[str, str], r
             raise UsageError(f"{type(exc).__name__}: {exc}") from exc
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``bediscover`` argument parser (sub-commands ``run``, ``report``, ``compare`` and ``rescore``)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``bediscover`` argument parser (sub-commands ``run``, ``plan``, ``report``, ``compare``, ``rescore`` and
+    ``fetch``). ``command``: the sub-command about to run, when known; the options of ``compare`` and ``rescore``
+    are then added only when it is theirs (their modules take about 0.5 s CPU to import)."""
     parser = argparse.ArgumentParser(prog="bediscover", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -840,11 +849,20 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(func=cmd_report)
 
     compare_parser = sub.add_parser("compare", help="paired significance tests of a candidate against a baseline")
-    compare_output.add_arguments(compare_parser)
-    compare_parser.set_defaults(func=_guarded(compare_output.run_command, CompareError))
     rescore_parser = sub.add_parser("rescore", help="re-score existing logs with the current scorers")
-    rescore.add_arguments(rescore_parser)
-    rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))
+    if command in (None, "compare"):
+        # import cost: the gate's comparison (about 0.3 s CPU), only for `bediscover compare`
+        from bediscover_inspect.gate import compare_output
+        from bediscover_inspect.gate.compare import CompareError
+
+        compare_output.add_arguments(compare_parser)
+        compare_parser.set_defaults(func=_guarded(compare_output.run_command, CompareError))
+    if command in (None, "rescore"):
+        # import cost: the gate's re-scoring (about 0.3 s CPU), only for `bediscover rescore`
+        from bediscover_inspect.gate import rescore
+
+        rescore.add_arguments(rescore_parser)
+        rescore_parser.set_defaults(func=_guarded(rescore.run_command, rescore.RescoreError))
 
     fetch_parser = sub.add_parser(
         "fetch", help="download and verify every pinned data file ahead of time (for machines without a network)"
@@ -870,8 +888,9 @@ def _guarded(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bediscover`` console script; returns the process exit code."""
-    args = build_parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # what a worker process is started with
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(given[0] if given else None).parse_args(given)
+    args.argv = given  # what a worker process is started with
     try:
         return args.func(args)
     except (UsageError, RunRefused) as exc:  # expected errors: one line, no traceback, exit code 2 (as argparse)

@@ -35,14 +35,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .analysis import eval_seed
 from .evallogs.results import read_results
 from .evallogs.samples import read_samples_async
-from .evallogs.scores import run_facts, some_not_scored
+from .evallogs.scores import eval_seed, run_facts, some_not_scored
 from .measures import SCORERS, headline
 from .metrics import PRIMARY_GROUP_KEY
 from .presets import reasoning_flag
-from .report.setting import log_differences
 
 MEASURE_NAMES = {"pmr": "PMR", "accuracy": "accuracy", "micro_f1": "micro-F1", "link_f1": "link-F1"}
 """How a headline measure is named in the table (the paper's terms); another measure keeps its metric name."""
@@ -129,6 +127,10 @@ def _scorer_rows(
 ) -> list[dict[str, Any]]:
     """The rows of one scorer: one per dataset with its headline ``measure`` among the log's ``results``;
     ``counts``: samples scored per dataset; ``facts``: the run's facts (for ``differs``)."""
+    # import cost: the report's comparison with the paper reads the paper's tables with pandas (about 0.5 s CPU),
+    # only when the run's table is printed (never in a worker process)
+    from .report.setting import log_differences
+
     mine = [r for r in results if r["scorer"] == scorer and r["group_key"] == PRIMARY_GROUP_KEY]
     rows = []
     for row in (r for r in mine if r["measure"] == measure):

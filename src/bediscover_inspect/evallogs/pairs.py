@@ -5,12 +5,14 @@ time."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from bediscover_inspect.evallogs.samples import read_samples_async
 from bediscover_inspect.measures import SCORERS
 from bediscover_inspect.metrics import INVALID_ANSWER
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LABEL_SCORERS: dict[str, str] = {s.task: s.scorer for s in SCORERS.values() if s.labels}
 """Label-choice task -> the scorer whose ``Score.answer`` is the label read (the measure catalog's label scorers,

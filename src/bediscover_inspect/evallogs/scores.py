@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bediscover_inspect.evallogs.pairs import Pairs, label_logs, read_pairs_async
 from bediscover_inspect.evallogs.results import read_results
 from bediscover_inspect.evallogs.store import local_path
 from bediscover_inspect.metadata import BENCHMARK, SPLIT
 from bediscover_inspect.presets import reasoning_flag
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NOT_A_SETTING = frozenset({"reasoning", "data_dir", "presets", "per_dataset"})
 """Shared task parameters that do not make one experimental setting differ from another in the report: the
@@ -113,6 +114,20 @@ def variant_of(log: Any) -> str:
     return ",".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in items)
 
 
+def eval_seed(log: Any) -> int | None:
+    """The generation seed an eval ran with: the plan's generate config (the task's, with ``--seed`` merged in),
+    else the model's generate config; ``None`` when neither sets one.
+
+    Args:
+        log: an :class:`inspect_ai.log.EvalLog` (the header is enough).
+    """
+    plan = getattr(log, "plan", None)
+    if plan is not None and plan.config.seed is not None:
+        return int(plan.config.seed)
+    seed = log.eval.model_generate_config.seed
+    return None if seed is None else int(seed)
+
+
 def _seed_and_effort(log: Any) -> tuple[int | None, str | None]:
     for config in (getattr(log.plan, "config", None), getattr(log.eval, "model_generate_config", None)):
         if config is not None and config.seed is not None:
@@ -143,7 +158,7 @@ class LogScores:
 
     scores: pd.DataFrame
     skipped: list[tuple[str, str]] = field(default_factory=list)
-    runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+    runs: pd.DataFrame = field(default_factory=lambda: _tables([], [])[1])
     classes: dict[str, Pairs] = field(default_factory=dict)
     tasks_of: dict[str, str] = field(default_factory=dict)
     """Task (short name) of each suite log whose header could be read, by path: the task of a log left out."""
@@ -499,13 +514,22 @@ class _RunChooser:
             else:
                 skipped.append((path, f"status {status}"))
         rows = [row for chosen in self.latest.values() for row in chosen.rows]
-        facts = [chosen.facts for chosen in self.latest.values()]
-        runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
-        for column in (
-            "dataset_samples",
-            "limit",
-            "sample_id",
-            "per_dataset",
-        ):  # as logged: None stays None, 5 stays 5 (not 5.0)
-            runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
-        return LogScores(pd.DataFrame(rows, columns=COLUMNS), skipped, runs, tasks_of=self.tasks_of)
+        scores, runs = _tables(rows, [chosen.facts for chosen in self.latest.values()])
+        return LogScores(scores, skipped, runs, tasks_of=self.tasks_of)
+
+
+def _tables(rows: list[dict[str, Any]], facts: list[dict[str, Any]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The :attr:`LogScores.scores` table of score ``rows`` (:data:`COLUMNS`) and the :attr:`LogScores.runs`
+    table of run ``facts`` (:data:`RUN_COLUMNS`)."""
+    # import cost: pandas (about 0.5 s CPU) only where the tables are built, not in `bediscover run` or its workers
+    import pandas as pd
+
+    runs = pd.DataFrame(facts, columns=RUN_COLUMNS)
+    for column in (
+        "dataset_samples",
+        "limit",
+        "sample_id",
+        "per_dataset",
+    ):  # as logged: None stays None, 5 stays 5 (not 5.0)
+        runs[column] = pd.Series([row[column] for row in facts], index=runs.index, dtype=object)
+    return pd.DataFrame(rows, columns=COLUMNS), runs

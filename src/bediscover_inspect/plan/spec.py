@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bediscover_inspect.presets import PAPER_SEEDS
-from bediscover_inspect.report.table_runs import paper_table
 from bediscover_inspect.run.options import add_arguments as add_run_bounds
 from bediscover_inspect.run.options import whole_number
 from bediscover_inspect.tasks import TASK_NAMES, task_name_of
@@ -144,6 +143,9 @@ def _table_runs(
     clash = given_options(argv, TABLE_SETS)
     if clash:
         raise SpecError(f"--table {table} sets the tasks, reasoning modes and seeds itself; drop {', '.join(clash)}")
+    # import cost: the paper's tables are read with pandas (about 0.5 s CPU), only for --table
+    from bediscover_inspect.report.table_runs import paper_table
+
     try:
         chosen = paper_table(table)
     except KeyError as exc:
