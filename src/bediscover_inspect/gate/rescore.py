@@ -19,8 +19,9 @@ once. ``score_async`` is given :data:`SAMPLES_PER_PASS` samples at a time (it st
 and keeps their scores); each sample's new scores wait in a temporary file and are read back when every sample is
 scored and written (:func:`_kept_scores`), and the metrics are computed over them by Inspect's own metric pass as
 ``score_async`` runs it (:func:`~bediscover_inspect._inspect_compat.score_results`): the results equal one
-``score_async`` over the whole log. What grows with the samples is those scores and the zip directories of the
-two archives (``benchmarks/results/log_reading_rescore.md``); ``summaries.json`` is compressed on one thread
+``score_async`` over the whole log. What grows with the samples (about 2 KB each between 4,000 and 10,000
+samples, ``benchmarks/results/log_reading_rescore.md``) is those scores and the zip directories of the two
+archives; ``summaries.json`` is compressed on one thread
 (:meth:`~bediscover_inspect._inspect_compat.LogWriter.finish`). A ``.json`` log (one JSON document) is read
 whole. Everything is read and written through the event loop's one store client.
 
