@@ -21,6 +21,7 @@ log directory …) print one line ``bediscover <command>: error: …`` on stderr
 from __future__ import annotations
 
 import argparse
+import copy
 import itertools
 import json
 import os
@@ -31,7 +32,7 @@ import threading
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -132,7 +133,8 @@ def build_tasks(
     plan: Collection[tuple[Any, ...]] | None = None,
     warn: bool = True,
 ) -> list[Any]:
-    """One :class:`inspect_ai.Task` per task x reasoning mode x seed.
+    """One :class:`inspect_ai.Task` per task x reasoning mode x seed; the seeds of a task and mode are shallow
+    copies of one build (one dataset, solver and scorer; each its own generate config and metadata).
 
     ``task_args`` apply to every task, except keys ``<task>.<arg>`` (e.g. ``sentence_ordering.dataset``), which
     apply to that task only. The seed goes into the task's generate config (merged over the task's own Table 7 preset), so each eval's
@@ -203,8 +205,8 @@ def _cell_parts(
 
 @dataclass
 class _TaskBuilder:
-    """Builds the evals of one task with its arguments; the whole task, which marks the parts of a split eval,
-    is built once.
+    """Builds the evals of one task with its arguments: each mode and part once, whatever the number of seeds
+    (loading a task's data takes up to a second); the whole task, which marks the parts of a split eval, once.
 
     Attributes:
         function: the task's ``@task`` function.
@@ -213,6 +215,7 @@ class _TaskBuilder:
         own: the task's arguments (the shared ``-T`` ones and its own, ``presets`` resolved).
         given: what the user passed, for messages.
         whole: the whole task, once a part needed it.
+        built: the tasks built, by reasoning mode, part and the parts of its split eval.
     """
 
     function: Callable[..., Any]
@@ -221,6 +224,7 @@ class _TaskBuilder:
     own: dict[str, Any]
     given: dict[str, Any]
     whole: Any = None
+    built: dict[tuple[bool, tuple[str, ...], tuple[tuple[str, ...], ...]], Any] = field(default_factory=dict)
 
     @classmethod
     def checked(
@@ -249,19 +253,24 @@ class _TaskBuilder:
         return cls(function, name, subset, own, given)
 
     def build(self, reasoning: bool, part: tuple[str, ...], parts: Sequence[tuple[str, ...]]) -> Any:
-        """The task in ``reasoning`` mode: whole (``part`` empty) or one ``part`` of those of its split eval.
+        """The task in ``reasoning`` mode: whole (``part`` empty) or one ``part`` of those of its split eval; a
+        shallow copy of the one build of that mode and part (Inspect reads a task's dataset, solver and scorer
+        without changing them; the caller sets the copy's own ``config`` and ``metadata``).
 
         Raises:
             TaskArgumentError: the task function rejects its arguments or cannot load its data.
         """
-        try:
-            task = self.function(subset=self.subset, reasoning=reasoning, **own_part(self.own, part))
-            if part:
-                self.whole = self.whole or self.function(subset=self.subset, reasoning=False, **self.own)
-                mark_part(task, parts, part, self.own.get("dataset"), self.whole)
-        except TASK_ERRORS as exc:
-            raise TaskArgumentError(task_error_message(self.name, self.given, exc)) from exc
-        return task
+        key = (reasoning, part, tuple(parts))
+        if key not in self.built:
+            try:
+                task = self.function(subset=self.subset, reasoning=reasoning, **own_part(self.own, part))
+                if part:
+                    self.whole = self.whole or self.function(subset=self.subset, reasoning=False, **self.own)
+                    mark_part(task, parts, part, self.own.get("dataset"), self.whole)
+            except TASK_ERRORS as exc:
+                raise TaskArgumentError(task_error_message(self.name, self.given, exc)) from exc
+            self.built[key] = task
+        return copy.copy(self.built[key])
 
 
 def own_part(own: dict[str, Any], part: Sequence[str]) -> dict[str, Any]:
