@@ -85,23 +85,27 @@ def panel_points(frame: pd.DataFrame) -> list[dict[str, Any]]:
     x_measure = token_measure(set(frame.measure))
     if measure is None or x_measure is None:
         return []
+    tokens: dict[tuple[str, str], tuple[float, float]] = {}  # (model, reasoning) -> (ours, the paper's)
+    on_x = frame[frame.measure == x_measure]
+    for model, reasoning, mean, paper_mean in zip(on_x.model, on_x.reasoning, on_x["mean"], on_x.paper_mean):
+        tokens.setdefault((model, reasoning), (mean, paper_mean))
     points: list[dict[str, Any]] = []
     for row in frame[frame.measure == measure].itertuples(index=False):
-        tok = frame[(frame.measure == x_measure) & (frame.model == row.model) & (frame.reasoning == row.reasoning)]
-        if tok.empty or math.isnan(tok["mean"].iloc[0]):  # no tokens reported by the provider: no x
+        tok = tokens.get((row.model, row.reasoning))
+        if tok is None or math.isnan(tok[0]):  # no tokens reported by the provider: no x
             continue
         points.append(
             {
                 "model": row.model,
                 "reasoning": row.reasoning,
-                "x": float(tok["mean"].iloc[0]),
+                "x": float(tok[0]),
                 "y": float(row.mean),
                 "yerr": None if math.isnan(row.std) else float(row.std),
                 "paper": False,
                 "label": f"{row.model.rsplit('/', 1)[-1]} ({row.reasoning})",
             }
         )
-        paper_tok = float(tok["paper_mean"].iloc[0])
+        paper_tok = float(tok[1])
         if not math.isnan(row.paper_mean) and not math.isnan(paper_tok):
             points.append(
                 {
@@ -168,6 +172,7 @@ def draw_panel(task: str, group: str, variant: str, frame: pd.DataFrame) -> Any:
     ax.set_title("\n".join(textwrap.wrap(title, TITLE_WIDTH)), fontsize=9)
     ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
+    fig.set_layout_engine(None)  # laid out: without an engine, savefig draws the figure once instead of twice
     return fig
 
 
