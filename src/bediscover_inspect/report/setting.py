@@ -223,26 +223,31 @@ def cell_differences(
     if cells.empty:
         return pd.Series([], dtype=object, index=cells.index)
     by_run = {key: frame for key, frame in runs.groupby(RUN_KEYS, sort=False)} if not runs.empty else {}
+    logs: dict[tuple, list[dict[str, Any]]] = {}  # run -> its logs sorted by seed, made once for all its groups
     memo: dict[tuple, str] = {}
     texts: list[str] = []
     for row in cells.itertuples(index=False):
         key = tuple(getattr(row, k) for k in CELL_KEYS)
         if key not in memo:
-            seeds = by_run.get(key[: len(RUN_KEYS)])
-            found = [] if seeds is None else _seed_differences(seeds.sort_values("seed"), row, paper_models)
-            memo[key] = "; ".join(found)
+            run = key[: len(RUN_KEYS)]
+            if run not in logs and run in by_run:
+                logs[run] = by_run[run].sort_values("seed").to_dict("records")
+            memo[key] = "; ".join(_seed_differences(logs[run], row, paper_models) if run in logs else [])
         texts.append(memo[key])
     return pd.Series(texts, dtype=object, index=cells.index)
 
 
-def _seed_differences(seeds: pd.DataFrame, cell: Any, paper_models: Mapping[str, str] | None) -> list[str]:
-    """The differences of one cell from its run's logs ``seeds`` (sorted by seed): each log's
+def _seed_differences(
+    seeds: Sequence[Mapping[str, Any]], cell: Any, paper_models: Mapping[str, str] | None
+) -> list[str]:
+    """The differences of one cell from its run's logs ``seeds`` (rows of the runs, sorted by seed): each log's
     :func:`log_differences` once, then unequal samples across seeds."""
-    found = _union([log_differences(run, cell.group_key, cell.group, paper_models) for run in seeds.to_dict("records")])
-    counts = [int(s) for s in seeds["samples"]]
+    found = _union([log_differences(run, cell.group_key, cell.group, paper_models) for run in seeds])
+    counts = [int(run["samples"]) for run in seeds]
     if len(set(counts)) > 1:
         found.append(
-            f"samples per seed differ: {'/'.join(map(str, counts))} (seeds {' '.join(str(s) for s in seeds['seed'])})"
+            f"samples per seed differ: {'/'.join(map(str, counts))} "
+            f"(seeds {' '.join(str(run['seed']) for run in seeds)})"
         )
     return found
 
