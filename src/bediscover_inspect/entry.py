@@ -7,8 +7,10 @@ interrupt is caught from the first Python code of this package on; :func:`bedisc
 takes over once it is imported. Only a Ctrl-C while the interpreter itself starts (its first 10–20 ms) ends the
 process by the signal, silently, before any of this runs.
 
-Every Ctrl-C is counted (:func:`~bediscover_inspect.run.interrupts.interrupts`), so one that a library absorbs (a bare ``except:`` around an
-optional import, or Python wrapping it in the ``RuntimeError`` of a class being created) still stops the command.
+A Ctrl-C while the CLI is imported ends the process at once (nothing has started); after the import, every Ctrl-C
+is counted (:func:`~bediscover_inspect.run.interrupts.interrupts`), so one that a library absorbs (a bare ``except:``
+around an optional import, or Python wrapping it in the ``RuntimeError`` of a class being created) still stops the
+command.
 """
 
 from __future__ import annotations
@@ -28,12 +30,20 @@ def _not_an_interrupt_at_shutdown(record: logging.LogRecord) -> bool:
     return "KeyboardInterrupt" not in repr(record.exc_info[1] if record.exc_info else None)
 
 
+def _leave_during_start_up(signum: int, frame: object) -> None:
+    """SIGINT handler while the CLI is imported: nothing has started yet, so the command leaves at once with its
+    one line (:func:`~bediscover_inspect.run.interrupts.leave_now`). A ``KeyboardInterrupt`` raised there instead
+    can land in a callback of Python's import system, which prints it as an ignored exception with its traceback
+    and carries on importing."""
+    leave_now(" during start-up")
+
+
 def console_main() -> None:
-    """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130
-    (also when the import failed because of it)."""
+    """Import :mod:`bediscover_inspect.cli` and run its ``console_main``; a Ctrl-C during the import exits 130 at
+    once, as does one delivered before and absorbed (also when the import failed because of it)."""
     import signal
 
-    signal.signal(signal.SIGINT, raise_keyboard_interrupt)
+    signal.signal(signal.SIGINT, _leave_during_start_up)
     try:
         import logging
 
@@ -43,8 +53,9 @@ def console_main() -> None:
     except BaseException:
         if not interrupts():
             raise
-    if interrupts():  # raised during the import, or absorbed by a library being imported
+    if interrupts():  # delivered before this function ran, and absorbed by a library being imported
         leave_now(" during start-up")
+    signal.signal(signal.SIGINT, raise_keyboard_interrupt)
     cli_main()
 
 
