@@ -82,7 +82,9 @@ def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_w
     # every request answered HTTP 400 "maximum context length": 4 samples x 2 attempts, each a sample error that
     # Inspect shows with the whole request; the console shows the first, in one line, the log keeps all
     server = fault_server("--bad", "http400")
-    result = run_against(server, tmp_path / "logs", "--retry-attempts", "0")
+    # in a process of its own: Inspect's console handler writes to the stderr of the process it was set up in
+    log_dir = tmp_path / "logs"
+    result = finish(bediscover_run(log_dir, *SMALL_RUN, "--retry-attempts", "0", env=server.env), log_dir)
     assert result.code == 1 and "Traceback" not in result.text, result.text
     assert_each_sample_once(result)
     assert len(server.requests()) == 4 * 2
