@@ -82,6 +82,9 @@ $(BIN)/mypy
 endef
 
 # tests run in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process
+# the suite's modules are compiled once and the bytecode kept (even where the caller's environment turns that off):
+# the tests start a few hundred Python processes, each of which would otherwise compile every module it imports again
+unexport PYTHONDONTWRITEBYTECODE
 PYTEST_WORKERS ?= auto
 
 # (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs, other
