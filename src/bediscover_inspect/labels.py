@@ -231,7 +231,7 @@ _SP = r"[ \t]+"
 _ADVERB = rf"(?:{_SP}(?:clearly|probably|likely|most{_SP}likely|definitely|therefore|thus|simply|certainly){_E})?"
 
 ANSWER_MARKER = re.compile(
-    rf"""{_W}(?:
+    rf"""(?:(?=[alrfcpvoswim\\#*_])|(?=[ \t])^){_W}(?:
         (?:answer|label|relation(?:{_SP}type)?|relations|function|choice|classification|prediction|category
            |verdict|output|structure){_E}
         (?:{_SP}(?:of|between|for){_SP}[^.\n:;!?]{{0,59}}?[^.\n:;!?\s])?
@@ -277,7 +277,7 @@ def continuation_start(text: str, after: int) -> int | None:
 
 
 CONCLUSION = re.compile(
-    r"(?<![^\W_])(?:therefore|thus|so|hence|consequently|overall|ultimately|in[ \t]+(?:conclusion|summary|short)"
+    r"(?=[tshcouia])(?<![^\W_])(?:therefore|thus|so|hence|consequently|overall|ultimately|in[ \t]+(?:conclusion|summary|short)"
     r"|to[ \t]+(?:conclude|summari[sz]e)|all[ \t]+in[ \t]+all)(?![^\W_])",
     re.IGNORECASE,
 )
@@ -342,7 +342,7 @@ def _follows(text: str, ends: Sequence[int], start: int, after: int, gap: re.Pat
 
 
 REJECTION_CUE = re.compile(
-    rf"{_W}(?:not|no|non|nor|neither|never|rather{_SP}than|instead{_SP}of|other{_SP}than|except(?:{_SP}for)?"
+    rf"(?=[nrioeua]){_W}(?:not|no|non|nor|neither|never|rather{_SP}than|instead{_SP}of|other{_SP}than|except(?:{_SP}for)?"
     rf"|excluding|ruling{_SP}out|rules?{_SP}out|unlike|isn['’]t|aren['’]t){_E}",
     re.IGNORECASE,
 )
@@ -471,7 +471,8 @@ def _matcher(labels: tuple[str, ...], aliases: tuple[tuple[str, str], ...]) -> t
     # longest first, so that "is included" wins over "included" and "non elaboratory" over "elaboratory"
     alternatives = sorted(lookup, key=len, reverse=True)
     words = ("[\\s_\\-]+".join(re.escape(w) for w in key.split(" ")) for key in alternatives)
-    pattern = re.compile(r"(?<![^\W_])(" + "|".join(words) + r")(?![^\W_])", re.IGNORECASE)
+    first = "".join(sorted({re.escape(key[0]) for key in alternatives}))  # a cheap test before the look-behind
+    pattern = re.compile(rf"(?=[{first}])(?<![^\W_])(" + "|".join(words) + r")(?![^\W_])", re.IGNORECASE)
     return lookup, pattern
 
 

@@ -15,7 +15,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 SIZE = 100_000
-BOUND_SECONDS = 900  # a linear run takes about 15 CPU seconds; one quadratic case alone takes minutes
+BOUND_SECONDS = 900  # a linear run takes about 10 CPU seconds; one quadratic case alone takes minutes
 
 
 @pytest.mark.slow

@@ -77,7 +77,8 @@ PAPER_FORMAT = "markers"
 """The format of Appendix B.4 (``<s n>`` markers)."""
 
 ORDER_MARKER = re.compile(
-    r"(?<![^\W_])(?:order(?:ing)?|sequence)(?![^\W_])[ \t]*(?:(?:\*\*|__)[ \t]*)?(?::|=|is(?![^\W_]))", re.IGNORECASE
+    r"(?=[os])(?<![^\W_])(?:order(?:ing)?|sequence)(?![^\W_])[ \t]*(?:(?:\*\*|__)[ \t]*)?(?::|=|is(?![^\W_]))",
+    re.IGNORECASE,
 )
 """An answer marker for an order (``The correct order is``, ``Sequence:``); see rule 1."""
 
@@ -226,7 +227,7 @@ def _last_marked_order(text: str) -> int:
 _BREAK = re.compile(r"[.!?\n]")
 
 TENTATIVE = re.compile(
-    r"(?<![^\W_])(?:might|could|may|perhaps|possibly|maybe|unclear|uncertain|not[ \t]+(?:sure|certain|clear)"
+    r"(?=[mcpunhd])(?<![^\W_])(?:might|could|may|perhaps|possibly|maybe|unclear|uncertain|not[ \t]+(?:sure|certain|clear)"
     r"|hard[ \t]+to[ \t]+(?:say|tell)|difficult[ \t]+to[ \t]+(?:say|tell))(?![^\W_])",
     re.IGNORECASE,
 )

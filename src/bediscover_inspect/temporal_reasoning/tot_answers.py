@@ -225,10 +225,7 @@ class _Stops:
     each value's end is then a bisect, so reading every fragment is linear in the text."""
 
     def __init__(self, text: str) -> None:
-        self.at: dict[str, list[int]] = {c: [] for c in "]\"',\n}"}
-        for i, c in enumerate(text):
-            if c in self.at:
-                self.at[c].append(i)
+        self.at: dict[str, list[int]] = {c: [m.start() for m in re.finditer(re.escape(c), text)] for c in "]\"',\n}"}
 
     def next(self, chars: str, start: int) -> int | None:
         """Offset of the first of ``chars`` at or after ``start``, ``None`` if there is none."""
