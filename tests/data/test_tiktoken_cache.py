@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bediscover_inspect.offline import tiktoken_cache_dir
+from bediscover_inspect.tiktoken_cache import use_tiktoken_cache
 from tests.conftest import REPO_ROOT
 
 
@@ -44,25 +46,20 @@ def test_seeded_encoding_loads_after_tmp_is_cleared(tmp_path):
     assert loaded.stdout.strip() == "[24912, 2375]"  # o200k_base token ids of "hello world"
 
 
-@pytest.mark.slow
-def test_a_users_cache_variable_wins(tmp_path):
+def test_a_users_cache_variable_wins(tmp_path, monkeypatch):
+    """What importing Inspect's entry point (:mod:`bediscover_inspect._registry`) does to the environment, in this
+    process: :func:`use_tiktoken_cache` leaves a user's ``TIKTOKEN_CACHE_DIR`` or ``DATA_GYM_CACHE_DIR`` alone and
+    seeds into that directory."""
     own = tmp_path / "own"
-    proc = _python(
-        "import os, bediscover_inspect._registry; from bediscover_inspect.offline import tiktoken_cache_dir; "
-        "print(os.environ['TIKTOKEN_CACHE_DIR'], tiktoken_cache_dir())",
-        tmp_path,
-        tmp_path / "cache",
-        TIKTOKEN_CACHE_DIR=str(own),
-    )
-    assert proc.stdout.split() == [str(own), str(own)], proc.stderr
-    proc = _python(
-        "import os, bediscover_inspect._registry; from bediscover_inspect.offline import tiktoken_cache_dir; "
-        "print('TIKTOKEN_CACHE_DIR' in os.environ, tiktoken_cache_dir())",
-        tmp_path,
-        tmp_path / "cache",
-        DATA_GYM_CACHE_DIR=str(own),
-    )
-    assert proc.stdout.split() == ["False", str(own)], proc.stderr
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(own))
+    use_tiktoken_cache()
+    assert [os.environ["TIKTOKEN_CACHE_DIR"], str(tiktoken_cache_dir())] == [str(own), str(own)]
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR")
+    monkeypatch.setenv("DATA_GYM_CACHE_DIR", str(own))
+    use_tiktoken_cache()
+    assert ["TIKTOKEN_CACHE_DIR" in os.environ, str(tiktoken_cache_dir())] == [False, str(own)]
 
 
 @pytest.mark.slow
