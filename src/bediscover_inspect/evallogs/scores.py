@@ -375,10 +375,16 @@ HEADERS_AT_ONCE = 16
 before the next is read, so the headers held at once do not grow with the number of logs."""
 
 
-async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScores:
+async def read_log_scores_async(log_dir: str, classes: bool = False, scored: bool = True) -> LogScores:
     """:func:`read_log_scores` in the running event loop (so through its one store client). The headers are read
     :data:`HEADERS_AT_ONCE` at a time and only their rows and run facts kept; the class tables' logs are read one
-    sample at a time (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`)."""
+    sample at a time (:func:`bediscover_inspect.evallogs.pairs.read_pairs_async`).
+
+    ``scored=False``: the sample summaries of a log that scored fewer samples than it was asked to run
+    (:func:`some_not_scored`) are not read, so its run facts' ``samples``, ``errored`` and ``sample_counts`` and its
+    rows' ``samples`` count from the header alone (as for a log that scored every sample); which logs are chosen
+    does not change (:func:`_run_preference` reads the header). For a caller that reads the samples itself
+    (``bediscover compare``)."""
     from bediscover_inspect.evallogs.store import list_logs_async, read_headers_async
 
     infos = await list_logs_async(log_dir)
@@ -387,7 +393,7 @@ async def read_log_scores_async(log_dir: str, classes: bool = False) -> LogScore
         batch = infos[start : start + HEADERS_AT_ONCE]
         for info, log in zip(batch, await read_headers_async([info.name for info in batch]), strict=True):
             # a log whose header counts fewer samples completed than asked: which ones were scored
-            partial = not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
+            partial = scored and not isinstance(log, Exception) and log.status == "success" and some_not_scored(log)
             chosen.add(local_path(info.name), log, await scored_ids_async(info.name) if partial else None)
     read = chosen.result()
     if classes:

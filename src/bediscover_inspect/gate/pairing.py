@@ -204,13 +204,15 @@ async def _read_file(name: str, path: str, tasks: Sequence[str] | None) -> Side:
 
 
 async def _directory_scores(path: str) -> LogScores:
-    """The directory's logs as :func:`~bediscover_inspect.evallogs.scores.read_log_scores` chooses them.
+    """The directory's logs as :func:`~bediscover_inspect.evallogs.scores.read_log_scores` chooses them, without
+    reading the sample summaries of a log that scored fewer samples than it was asked to run: the samples of each
+    run used are read whole afterwards (:func:`_run_of`), and the runs' sample counts are not used.
 
     Raises:
         CompareError: the directory does not exist, or its store refuses the listing.
     """
     try:
-        return await read_log_scores_async(path)
+        return await read_log_scores_async(path, scored=False)
     except FileNotFoundError as exc:
         raise CompareError(f"not found: {path}") from exc
     except (OSError, ValueError) as exc:  # a store that refuses the listing, a URL scheme without its package
