@@ -15,6 +15,7 @@ committed results (the gate reads samples only).
 
 from __future__ import annotations
 
+import shutil
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -73,7 +74,9 @@ def _dialogue_value(quality: str, template: dict[str, float]) -> dict[str, float
 
 def _sample(task: str, template: EvalSample, index: int, gold: str, labels: list[str], quality: str) -> EvalSample:
     dataset = template.metadata["dataset"]
-    sample = template.model_copy(deep=True)
+    # a shallow copy: the samples of a dataset share the template's input, messages and output, which no test
+    # edits in place (a deep copy of each is most of the time a log of thousands of samples takes to build)
+    sample = template.model_copy(update={"metadata": dict(template.metadata)})
     sample.id = f"{dataset}_{index:04d}"
     scores = {}
     for name, score in (template.scores or {}).items():
@@ -140,11 +143,14 @@ def write_suite(
 def edit_logs(
     source: Path, target: Path, edit: Callable[[EvalLog], None], tasks: tuple[str, ...] | None = None
 ) -> Path:
-    """Copy every log of ``source`` to ``target``, applying ``edit`` to those of ``tasks`` (default: all)."""
+    """Copy every log of ``source`` to ``target``, applying ``edit`` to those of ``tasks`` (default: all); the
+    others are copied as they are."""
     target.mkdir(parents=True, exist_ok=True)
     for path in sorted(source.glob("*.eval")):
+        if tasks is not None and path.stem not in tasks:
+            shutil.copy(path, target / path.name)
+            continue
         log = read_eval_log(str(path))
-        if tasks is None or path.stem in tasks:
-            edit(log)
+        edit(log)
         write_eval_log(log, str(target / path.name))
     return target

@@ -25,8 +25,8 @@ COUNTS_KEPT = ("n_sentences", "link_gold", "full_gold", "turns", "output_tokens"
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory) -> Path:
-    return write_suite(tmp_path_factory.mktemp("suite") / "base")
+def base(suite) -> Path:
+    return suite("baseline")
 
 
 def _compare(base: Path, candidate: Path, *options: str) -> int:
@@ -148,10 +148,10 @@ def test_non_finite_scores_are_incomplete_whatever_the_tolerance(base, tmp_path,
     assert all("samples with a NaN or infinite score (" in line for line in result.incomplete)
 
 
-def test_two_models_for_the_same_runs_are_refused_whatever_the_file_times(base, tmp_path):
+def test_two_models_for_the_same_runs_are_refused_whatever_the_file_times(base, suite, tmp_path):
     candidate = tmp_path / "cand"
     shutil.copytree(base, candidate)
-    other = write_suite(tmp_path / "other", quality=lambda task, dataset, index: "invalid")
+    other = suite("invalid")
     for path in sorted(other.glob("*.eval")):
         log = read_eval_log(str(path))
         log.eval.model = "openai/other-model"
@@ -201,10 +201,10 @@ def test_a_renamed_scorer_leaves_its_samples_unscored_not_its_cells_silently_out
     assert result.coverage.asked - result.coverage.paired == relation_samples
 
 
-def test_two_successful_logs_of_one_run_with_as_many_samples_are_refused_whatever_the_file_times(base, tmp_path):
+def test_two_successful_logs_of_one_run_with_as_many_samples_are_refused_whatever_the_file_times(base, suite, tmp_path):
     candidate = tmp_path / "cand"
     shutil.copytree(base, candidate)
-    collapsed = write_suite(tmp_path / "collapsed", quality=lambda task, dataset, index: "invalid")
+    collapsed = suite("invalid")
     for path in sorted(collapsed.glob("*.eval")):
         shutil.copy(path, candidate / f"{path.stem}-retry.eval")
     codes = []
@@ -290,7 +290,8 @@ def test_an_epoch_the_baseline_ran_and_the_candidate_did_not_is_incomplete(base,
         "list: --limit, --sample-id, a dataset selector, or removed from the log) (just-manual_0000 (epoch 2), "
         f"just-manual_0001 (epoch 2), just-manual_0002 (epoch 2) …) in {one / 'discourse_markers.eval'}"
     ]
-    assert compare(two, two).exit_code() == 0 and compare(two, two).coverage.asked == 504 + 36
+    both = compare(two, two)
+    assert both.exit_code() == 0 and both.coverage.asked == 504 + 36
 
 
 def test_an_epoch_missing_from_a_log_of_two_epochs_is_incomplete(base, tmp_path):

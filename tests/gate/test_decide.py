@@ -14,7 +14,7 @@ from bediscover_inspect.gate.compare import REGRESSED, TOO_FEW, compare
 from bediscover_inspect.gate.compare_output import render
 from bediscover_inspect.gate.power import paper_datasets
 from bediscover_inspect.measures import SCORERS as CATALOG_SCORERS
-from tests.gate.suite import baseline_quality, task_log, write_suite
+from tests.gate.suite import baseline_quality, task_log
 
 pytestmark = pytest.mark.slow  # five-task suites written and compared end to end, one task at its paper subset's size
 
@@ -29,14 +29,27 @@ SCORERS = {
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
-    return write_suite(tmp_path_factory.mktemp("decide") / "base")
+def base(suite):
+    return suite("baseline")
 
 
-def test_a_total_collapse_of_every_measure_of_every_task_is_regressed(tmp_path):
+def _tot_invalid(task, dataset, index):
+    """The baseline rule with every ToT sample answered invalid."""
+    return "invalid" if dataset == "tot-arithmetic" else baseline_quality(task, dataset, index)
+
+
+@pytest.fixture(scope="module")
+def tot_invalid(base, tmp_path_factory):
+    """The five-task suite under :func:`_tot_invalid`: the baseline's logs, temporal reasoning's rewritten."""
+    directory = tmp_path_factory.mktemp("decide") / "tot-invalid"
+    shutil.copytree(base, directory)
+    write_eval_log(task_log("temporal_reasoning", quality=_tot_invalid), str(directory / "temporal_reasoning.eval"))
+    return directory
+
+
+def test_a_total_collapse_of_every_measure_of_every_task_is_regressed(suite):
     """From every answer right to every answer invalid: every measure that moves is regressed in its task's cell."""
-    perfect = write_suite(tmp_path / "base", quality=lambda task, dataset, index: "right")
-    collapsed = write_suite(tmp_path / "cand", quality=lambda task, dataset, index: "invalid")
+    perfect, collapsed = suite("right"), suite("invalid")
     for measures in ("headline", "all"):
         result = compare(perfect, collapsed, measures=measures)
         assert result.settings["holm_family"] >= 60
@@ -55,25 +68,20 @@ def test_a_total_collapse_of_every_measure_of_every_task_is_regressed(tmp_path):
         assert result.exit_code() == 1
 
 
-def test_a_collapse_a_cell_is_too_small_to_name_fails_as_untested(base, tmp_path):
+def test_a_collapse_a_cell_is_too_small_to_name_fails_as_untested(base, tot_invalid):
     """ToT has 12 samples, 8 answered right: 8 pairs turning wrong give p = 2/256, which Holm's first threshold
     over the comparison's cells (0.05/60) cannot reach: the cell cannot decide, and says so."""
-
-    def quality(task, dataset, index):
-        return "invalid" if dataset == "tot-arithmetic" else baseline_quality(task, dataset, index)
-
-    result = compare(base, write_suite(tmp_path / "cand", quality=quality))
+    result = compare(base, tot_invalid)
     cell = next(c for c in result.cells if c.name == "temporal_reasoning accuracy [all]")
     assert (cell.could_worsen, cell.worse, cell.verdict, cell.tested) == (8, 8, TOO_FEW, False)
     assert cell.p_value == pytest.approx(2 / 256)
     assert [c.name for c in result.untested] == [cell.name] and result.exit_code() == 4
 
 
-def test_dialogue_parsing_collapsing_to_zero_link_f1_is_regressed_with_its_test_named(base, tmp_path):
-    def quality(task, dataset, index):
-        return "invalid" if task == "dialogue_parsing" else baseline_quality(task, dataset, index)
-
-    result = compare(base, write_suite(tmp_path / "cand", quality=quality))
+def test_dialogue_parsing_collapsing_to_zero_link_f1_is_regressed_with_its_test_named(base, suite, tmp_path):
+    candidate = shutil.copytree(base, tmp_path / "cand")  # the other tasks as in the baseline
+    shutil.copy(suite("invalid") / "dialogue_parsing.eval", candidate)
+    result = compare(base, candidate)
     regressed = {c.name for c in result.regressed}
     assert {"dialogue_parsing link_f1 [all]", "dialogue_parsing full_f1 [all]"} <= regressed
     cell = next(c for c in result.cells if c.name == "dialogue_parsing link_f1 [all]")
@@ -154,16 +162,10 @@ def test_a_planted_ten_point_drop_is_named_across_the_task_and_on_its_largest_da
     assert round(cell.delta, 9) <= -10 and cell.pairs == sizes[largest]
 
 
-def test_a_measure_two_scorers_report_is_named_with_its_scorer(base, tmp_path):
+def test_a_measure_two_scorers_report_is_named_with_its_scorer(base, tot_invalid):
     """Temporal reasoning's relation and ToT scorers both report ``invalid``: with ``--measures all`` each row names
     its scorer; ToT answered invalid throughout moves only ``tot_scorer/invalid`` (0 of 12 -> 12 of 12)."""
-
-    def quality(task, dataset, index):
-        return "invalid" if dataset == "tot-arithmetic" else baseline_quality(task, dataset, index)
-
-    result = compare(
-        base, write_suite(tmp_path / "cand", quality=quality), measures="all", tasks=["temporal_reasoning"]
-    )
+    result = compare(base, tot_invalid, measures="all", tasks=["temporal_reasoning"])
     invalid = {c.name: c for c in result.cells if c.measure == "invalid" and c.group_key == "all"}
     assert sorted(invalid) == [
         "temporal_reasoning relation_scorer/invalid [all]",
