@@ -23,6 +23,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import get_model_info
 
 from bediscover_inspect.cli import main
+from bediscover_inspect.run import calls
 
 SERVER = Path(__file__).with_name("fault_server.py")
 MODEL = "openai-api/fault/fault-model"
@@ -30,6 +31,12 @@ MODEL = "openai-api/fault/fault-model"
 
 SMALL_RUN = ["--tasks", "discourse_markers", "--seeds", "0", "--reasoning", "off", "--limit", "4", "--display", "plain"]
 """Four samples of one eval: the first four of the ``just`` manual set."""
+
+QUICK_BACKOFF = {"initial": 0.05, "max": 0.2, "jitter": 0.05}
+"""The wait before a retry of a model call when the server names none, for the runs of these tests: at most 0.2 s
+instead of Inspect's 3-6 s, doubling (:data:`bediscover_inspect.run.calls.DEFAULT_BACKOFF`). The tests count
+retries and re-asks, not the waits between them; the test of a server's ``Retry-After`` tells it from this
+back-off."""
 
 
 @dataclass
@@ -114,9 +121,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def bediscover_run(
-    log_dir: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 240
-) -> subprocess.Popen:
+def bediscover_run(log_dir: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     """Start ``bediscover run --model MODEL --log-dir log_dir ARGS`` through the console script's entry point."""
     return subprocess.Popen(
         [sys.executable, "-m", "bediscover_inspect.entry", "run", "--model", MODEL, "--log-dir", str(log_dir)]
@@ -152,9 +157,11 @@ def read_results(code: int, out: str, log_dir: Path) -> RunResult:
 def run_against(server: FaultServer | None, log_dir: Path, *args: str, env: dict[str, str] | None = None) -> RunResult:
     """``bediscover run`` (:data:`SMALL_RUN` + ``args``) against ``server`` to the end, in this process (a run that
     is sent no signal needs no process of its own): what it printed (stdout and stderr as one stream, as
-    :func:`bediscover_run` reads them) and its log directory, with ``env`` and the server's settings set meanwhile."""
+    :func:`bediscover_run` reads them) and its log directory, with ``env`` and the server's settings set meanwhile,
+    and :data:`QUICK_BACKOFF`."""
     printed = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calls, "DEFAULT_BACKOFF", QUICK_BACKOFF)
         for key, value in {**(server.env if server else {}), **(env or {})}.items():
             patch.setenv(key, value)
         # Inspect reads its model database (YAML) at a process's first model call, seconds in a process as large

@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,7 +21,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from bediscover_inspect.cli import main
 from bediscover_inspect.evallogs.results import measures_by_group
 
-from .conftest import MODEL, SMALL_RUN, bediscover_run, finish, free_port, read_results, run_against
+from .conftest import MODEL, SMALL_RUN, RunResult, bediscover_run, finish, free_port, read_results, run_against
 
 
 def assert_each_sample_once(result, n: int = 4) -> None:
@@ -101,13 +102,14 @@ def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_w
 
 @pytest.mark.slow
 def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_path):
-    # the server answers after 60 s; an attempt is abandoned after 2 s and retried once, then the sample errs;
-    # every sample of the eval in error fails it, though the count 5 is above its 4 samples
+    # the server answers after 60 s; an attempt is abandoned after 1 s (the shortest --attempt-timeout) and retried
+    # once, then the sample errs; every sample of the eval in error fails it, though the count 5 is above its 4
+    # samples
     server = fault_server("--bad", "slow", "--slow-seconds", "60")
     result = run_against(
         server,
         tmp_path / "logs",
-        *("--attempt-timeout", "2", "--max-retries", "1", "--retry-on-error", "0", "--fail-on-error", "5"),
+        *("--attempt-timeout", "1", "--max-retries", "1", "--retry-on-error", "0", "--fail-on-error", "5"),
         *("--retry-attempts", "0"),
     )
     assert result.code == 1, result.text
@@ -127,23 +129,25 @@ def test_a_slow_server_is_abandoned_after_the_attempt_timeout(fault_server, tmp_
 
 @pytest.mark.slow
 def test_a_server_slower_than_the_client_timeout_is_asked_once_per_attempt(fault_server, tmp_path):
-    # the server answers after 30 s, the OpenAI client gives up after 2 s: with Inspect's one retry each sample is
-    # asked twice (the client's own retries would make it six), then ends in error; the eval fails its budget
+    # the server answers after 30 s, the OpenAI client gives up after 1 s: with Inspect's one retry each sample is
+    # asked twice (the client's own retries would make it six), then ends in error; the eval fails its budget.
+    # Two samples: each timed-out call's traceback costs Inspect about 0.5 s of CPU to render for the log
     server = fault_server("--bad", "slow", "--slow-seconds", "30")
     log_dir = tmp_path / "logs"
     result = run_against(
         server,
         log_dir,
-        *("-M", "client_timeout=2", "--max-retries", "1", "--retry-on-error", "0", "--retry-attempts", "0"),
+        *("--limit", "2", "-M", "client_timeout=1", "--max-retries", "1", "--retry-on-error", "0"),
+        *("--retry-attempts", "0"),
     )
     assert result.code == 1, result.text
     assert "Traceback" not in result.text
-    assert_each_sample_once(result)
-    assert len(result.errors) == 4
+    assert_each_sample_once(result, 2)
+    assert len(result.errors) == 2
     asked = Counter(request["prompt"] for request in server.requests())
-    assert len(asked) == 4 and set(asked.values()) == {2}
+    assert len(asked) == 2 and set(asked.values()) == {2}
     ours = result.ours()
-    assert ours[0].startswith("bediscover run: 4 samples ended in error (not scored): APITimeoutError"), ours
+    assert ours[0].startswith("bediscover run: 2 samples ended in error (not scored): APITimeoutError"), ours
     assert ours[-1] == (
         f"bediscover run: 0/1 evals complete in {log_dir}; 1 unfinished (re-run the same command to resume: "
         "finished evals are skipped and finished samples kept)"
@@ -173,27 +177,42 @@ def test_an_unreachable_server_stops_the_run_before_it_starts(tmp_path, monkeypa
 
 
 @pytest.mark.slow
-def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path):
-    # replies held until the second run has ended, so the first one still holds the lock whatever the machine's load
+def test_a_second_run_on_a_log_dir_in_use_stops_at_once(fault_server, tmp_path, monkeypatch):
+    # the first run in this process, with the console script's command line (the lock records it); the second,
+    # in a process of its own, started once the first holds the lock. Replies held until the second run has
+    # ended, so the first one still holds the lock whatever the machine's load
     release = tmp_path / "release"
     server = fault_server("--bad", "slow", "--slow-seconds", "200", "--release", str(release))
     log_dir = tmp_path / "logs"
-    first = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
     lock = log_dir / ".bediscover-run.lock"
-    deadline = time.monotonic() + 120
-    while not (lock.exists() and lock.read_text()):  # the first run holds the lock once it has checked the server
-        assert time.monotonic() < deadline and first.poll() is None
-        time.sleep(0.1)
-    second = run_against(server, log_dir)
-    assert second.code == 2
-    assert len(second.ours()) == 1
+    second: list[RunResult] = []
+
+    def run_second() -> None:
+        try:
+            deadline = time.monotonic() + 120
+            while not (lock.exists() and lock.read_text()):  # the first run holds the lock once it checked the server
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.05)
+            proc = bediscover_run(log_dir, *SMALL_RUN, env=server.env)
+            out, _ = proc.communicate(timeout=240)
+            second.append(RunResult(proc.returncode, out.splitlines()))
+        finally:
+            release.touch()
+
+    monkeypatch.setattr(sys, "argv", ["bediscover", "run", "--model", MODEL, "--log-dir", str(log_dir), *SMALL_RUN])
+    thread = threading.Thread(target=run_second)
+    thread.start()
+    result = run_against(server, log_dir)
+    thread.join()
+    assert len(second) == 1, "the first run did not take the lock within 120 s"
+    assert second[0].code == 2
+    assert len(second[0].ours()) == 1
     assert re.fullmatch(
-        rf"bediscover run: error: {re.escape(str(log_dir))} is in use by process {first.pid} on \S+ "
+        rf"bediscover run: error: {re.escape(str(log_dir))} is in use by process {os.getpid()} on \S+ "
         r"\(`bediscover run --model .*`, started [0-9: -]+\); wait for it to end, or stop it and re-run to resume",
-        second.ours()[0],
-    ), second.lines
-    release.touch()
-    result = finish(first, log_dir)
+        second[0].ours()[0],
+    ), second[0].lines
     assert result.code == 0, result.text
     assert_each_sample_once(result)
     assert len(server.requests()) == 4  # the second run asked nothing
