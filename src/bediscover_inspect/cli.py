@@ -26,12 +26,9 @@ import itertools
 import json
 import os
 import re
-import signal
 import sys
-import threading
 import warnings
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,10 +54,9 @@ from bediscover_inspect.run.interrupts import (
     command_name,
     interrupted_line,
     interrupts,
-    leave_now,
-    raise_keyboard_interrupt,
 )
 from bediscover_inspect.run.options import UsageError, cap_error_counts, client_model_args, eval_set_options
+from bediscover_inspect.run.winddown import interrupts_stop_the_eval_set
 from bediscover_inspect.run_summary import print_run_summary
 from bediscover_inspect.split import mark_part, sample_counts
 from bediscover_inspect.tasks import (
@@ -344,39 +340,6 @@ RUN_OPTIONS = {
     "subset": "the subset is set by --subset paper|full",
 }
 """Task parameters that ``bediscover run`` sets from its own options, with the option to use instead."""
-
-
-WIND_DOWN_SECONDS = 30.0
-"""How long an interrupted eval set may take to stop (Inspect cancels its samples and writes its logs) before
-``bediscover run`` leaves as after a second Ctrl-C."""
-
-
-@contextmanager
-def interrupts_stop_the_eval_set(grace: float = WIND_DOWN_SECONDS) -> Iterator[None]:
-    """While active, Ctrl-C and SIGTERM raise :class:`KeyboardInterrupt` (:func:`.run.interrupts.raise_keyboard_interrupt`)
-    and the first one starts a timer: an eval set still winding down ``grace`` seconds later (a task that never
-    finishes cancelling keeps ``asyncio.run`` waiting) ends the process as a second Ctrl-C would, with the resume
-    hint and exit 130. The timer stops when the block ends; the previous handlers come back."""
-    timers: list[threading.Timer] = []
-
-    def handler(signum: int, frame: Any) -> None:
-        if not interrupts():
-            timer = threading.Timer(
-                grace, leave_now, args=(f"; the evals did not stop within {grace:g} s; stopping now",)
-            )
-            timer.daemon = True
-            timer.start()
-            timers.append(timer)
-        raise_keyboard_interrupt(signum, frame)
-
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for timer in timers:
-            timer.cancel()
-        for sig, saved in previous.items():
-            signal.signal(sig, saved)
 
 
 def spec_of(args: argparse.Namespace) -> RunSpec:

@@ -75,7 +75,7 @@ def test_a_ctrl_c_absorbed_while_the_tasks_were_built_starts_no_eval(tmp_path: P
 STUCK = """
 import os, signal, sys, time
 sys.argv = ["bediscover", "run"]
-from bediscover_inspect.cli import interrupts_stop_the_eval_set
+from bediscover_inspect.run.winddown import interrupts_stop_the_eval_set
 with interrupts_stop_the_eval_set(grace=1.0):
     try:
         os.kill(os.getpid(), signal.SIGINT)
