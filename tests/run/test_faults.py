@@ -80,22 +80,25 @@ def test_a_broken_gateway_ends_the_run_over_budget_with_the_resume_hint(fault_se
 
 @pytest.mark.slow
 def test_a_prompt_over_the_servers_context_is_one_console_line_and_the_servers_words(fault_server, tmp_path):
-    # every request answered HTTP 400 "maximum context length": 4 samples x 2 attempts, each a sample error that
-    # Inspect shows with the whole request; the console shows the first, in one line, the log keeps all
+    # every request answered HTTP 400 "maximum context length": 2 samples x 2 attempts, each a sample error that
+    # Inspect shows with the whole request; the console shows the first, in one line, the log keeps all (two
+    # samples: each error's traceback costs Inspect CPU to render for the log)
     server = fault_server("--bad", "http400")
     # in a process of its own: Inspect's console handler writes to the stderr of the process it was set up in
     log_dir = tmp_path / "logs"
-    result = finish(bediscover_run(log_dir, *SMALL_RUN, "--retry-attempts", "0", env=server.env), log_dir)
+    result = finish(
+        bediscover_run(log_dir, *SMALL_RUN, "--limit", "2", "--retry-attempts", "0", env=server.env), log_dir
+    )
     assert result.code == 1 and "Traceback" not in result.text, result.text
-    assert_each_sample_once(result)
-    assert len(server.requests()) == 4 * 2
-    assert len(result.errors) == 4 and all("maximum context length is 512" in m for m in result.errors.values())
+    assert_each_sample_once(result, 2)
+    assert len(server.requests()) == 2 * 2
+    assert len(result.errors) == 2 and all("maximum context length is 512" in m for m in result.errors.values())
     shown = [line for line in result.lines if "Sample error" in line]
     assert len(shown) == 1, result.text
     said = "This model's maximum context length is 512 tokens."
     assert '"messages"' not in result.text and said in " ".join(result.text.split()), result.text
     assert result.ours()[0].startswith(
-        "bediscover run: 4 samples ended in error (not scored): BadRequestError — the server refused the request "
+        "bediscover run: 2 samples ended in error (not scored): BadRequestError — the server refused the request "
         f"(HTTP 400: a prompt longer than its context window, an option it does not take); e.g. HTTP 400: {said}"
     ), result.ours()
 
