@@ -7,7 +7,9 @@ parsed once, and dropped before the next: the memory a reading takes does not gr
 ``read_eval_log_samples`` re-reads the archive's directory for every sample, and ``read_eval_log`` holds every
 sample, transcripts included, at once. A log on a store (``s3://…``) is first copied into a temporary file
 through the event loop's one store client (:func:`bediscover_inspect._inspect_compat.download_log`), as Inspect's
-``read_eval_log`` does. A ``.json`` log is one JSON document: it is read whole by Inspect.
+``read_eval_log`` does. A ``.json`` log is one JSON document: a local one is parsed whole and its samples kept as
+for an ``.eval`` member (Inspect's ``read_eval_log`` would also build every sample's full model, transcript
+included: about four times the CPU); one on a store is read whole by Inspect.
 
 ``tests/shared/test_log_samples.py`` pins the format this relies on: the samples read here equal those of Inspect's
 ``read_eval_log`` on a log Inspect wrote.
@@ -128,6 +130,12 @@ async def read_samples_async(location: str) -> AsyncIterator[LogSample]:
     Raises:
         OSError, zipfile.BadZipFile, ValueError (bad JSON or score): the log cannot be read.
     """
+    if location.endswith(".json") and not is_url(location):
+        with open(local_path(location), "rb") as file:
+            document = json.load(file)
+        for data in document.get("samples") or []:
+            yield _of_json(data)
+        return
     if location.endswith(".json"):
         log = await read_eval_log_async(location)
         for sample in log.samples or []:
