@@ -5,7 +5,9 @@ venv's ``bin`` first on ``PATH`` and only these changes, so the run stays small 
 
 - every ``inspect eval`` and ``bediscover run`` gets ``-T per_dataset=1 --limit 1 --max-tokens 16`` appended (a tiny
   size: ``per_dataset`` builds only the first sample of each dataset, where ``--limit`` alone would build them all
-  before Inspect cuts them; a later ``-T`` of the same name wins over the block's own);
+  before Inspect cuts them; a later ``-T`` of the same name wins over the block's own), and ``bediscover run`` also
+  ``-T dialogue_parsing.order=file``, so the one dialogue parsed is STAC's first (7 turns, one model call each)
+  instead of the longest-first order's MSDC dialogue of 50 turns;
 - a server URL of the README (``localhost:8000``, ``127.0.0.1:8080``) is replaced by a loopback server started by
   the test: the benchmarks' OpenAI-compatible model server (``benchmarks/model_server.py``) for vLLM, OpenAI and
   ``openai-api/``, and llama-cpp-python's own server where the README starts that one;
@@ -68,11 +70,14 @@ def block_with(marker: str) -> str:
 
 def shrink(block: str) -> str:
     """``block`` with ``-T per_dataset=1 --limit 1 --max-tokens 16`` appended to each ``inspect eval`` and
-    ``bediscover run``."""
+    ``bediscover run``, and ``-T dialogue_parsing.order=file`` to each ``bediscover run`` (see the module's doc)."""
     lines = block.replace("\\\n", " ").splitlines()
+    tiny = "-T per_dataset=1 --limit 1 --max-tokens 16"
     return "\n".join(
-        f"{line} -T per_dataset=1 --limit 1 --max-tokens 16"
-        if re.search(r"\b(inspect eval|bediscover run)\b", line)
+        f"{line} {tiny} -T dialogue_parsing.order=file"
+        if re.search(r"\bbediscover run\b", line)
+        else f"{line} {tiny}"
+        if re.search(r"\binspect eval\b", line)
         else line
         for line in lines
     )
