@@ -67,12 +67,14 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
     from inspect_ai import eval
 
     names = [spec.partition(":")[0] for spec in args.tasks]
+    task_args = dict(item.split("=", 1) for item in args.task_arg)
     fns = [getattr(importlib.import_module(f"bediscover_inspect.{t}.task"), t) for t in names]
     t_import = time.perf_counter()
     built = []
     for fn, name, spec in zip(fns, names, args.tasks):
         dataset = spec.partition(":")[2]  # "dialogue_parsing:msdc": that dataset only
-        built.append(fn(**{**PAPER_TASK_ARGS[name], **({"dataset": dataset} if dataset else {})}, data_dir=data_dir()))
+        given = {**PAPER_TASK_ARGS[name], **({"dataset": dataset} if dataset else {}), **task_args}
+        built.append(fn(**given, data_dir=data_dir()))
     t_build = time.perf_counter()
     logs = eval(built, model=_model(args.model), limit=args.limit or None, **_eval_kwargs(args))
     t_eval = time.perf_counter()
@@ -211,6 +213,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--calls")
     parser.add_argument("--order", choices=["file", "longest-first"], default="file", help="bare: sample order")
     parser.add_argument("--no-score-display", action="store_true", help="no live scores (Inspect's score_display)")
+    parser.add_argument(
+        "--task-arg", action="append", default=[], metavar="K=V", help="ours: a task argument (string), e.g. order=file"
+    )
     parser.add_argument(
         "--eval-arg",
         action="append",

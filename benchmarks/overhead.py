@@ -1,13 +1,15 @@
 """The suite's own cost: each task against a bare Inspect task on the same samples, under a zero-latency mock.
 
-    python benchmarks/overhead.py [--rounds 3] [--limit 500] [--dialogues 40] [--tasks a,b] [--out overhead]
+    python benchmarks/overhead.py [--rounds 3] [--limit 500] [--dialogues 40] [--dialogue-order file]
+                                  [--tasks a,b] [--out overhead]
 
 With no model time at all, what is left is the work each side does per sample. For each task, ``--rounds``
 rounds of two child processes run one after the other, alternating which goes first (round 0: ours, whose calls
 the bare task replays):
 
 * **ours** — the suite task (paper subset, every dataset the data root has, first ``--limit`` samples; dialogue
-  parsing: the first ``--dialogues`` dialogues, incremental) under the scripted mockllm of ``_common``;
+  parsing: the first ``--dialogues`` dialogues, incremental, in the task's ``--dialogue-order``: by default its
+  own, longest first; ``file`` takes STAC's short ones first) under the scripted mockllm of ``_common``;
 * **bare** — a plain Inspect task with the same sample ids, the same messages, generate config and number of model
   calls per sample (recorded from our log), built-in ``generate()`` (a plain replay loop for dialogue parsing) and a
   trivial exact-match scorer, under the same scripted model; it never imports the suite.
@@ -36,6 +38,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rounds", type=int, default=3, help="ours/bare pairs per task; ratios are their medians")
     parser.add_argument("--limit", type=int, default=500, help="samples per task (fewer if the task has fewer)")
     parser.add_argument("--dialogues", type=int, default=40, help="dialogues for dialogue_parsing")
+    parser.add_argument(
+        "--dialogue-order",
+        choices=["longest-first", "file"],
+        default="longest-first",
+        help="dialogue parsing's order (its -T order), of which the first --dialogues run",
+    )
     parser.add_argument("--tasks", default=",".join(TASKS), help="comma-separated task names (default: all five)")
     parser.add_argument("--out", default="overhead", help="result file name (benchmarks/results/)")
     args = parser.parse_args(argv)
@@ -52,7 +60,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results = []
     for task in tasks:
         limit = args.dialogues if task == "dialogue_parsing" else args.limit
-        res = bench_task(Bench(None, 0, None, 0, work / task), task, limit, args.rounds, work / task / "calls.json")
+        task_args = [f"order={args.dialogue_order}"] if task == "dialogue_parsing" else []
+        bench = Bench(None, 0, None, 0, work / task, task_args=task_args)
+        res = bench_task(bench, task, limit, args.rounds, work / task / "calls.json")
         results.append(res)
         r = res["ratios"]
         print(
@@ -62,7 +72,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
     path = write_result(
         args.out,
-        {"goal_ratio": GOAL, "limit": args.limit, "dialogues": args.dialogues, "rounds": args.rounds, "tasks": results},
+        {
+            "goal_ratio": GOAL,
+            "limit": args.limit,
+            "dialogues": args.dialogues,
+            "dialogue_order": args.dialogue_order,
+            "rounds": args.rounds,
+            "tasks": results,
+        },
     )
     print(f"wrote {path}")
     return {"tasks": results}

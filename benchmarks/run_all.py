@@ -30,7 +30,7 @@ FULL: dict[str, list[str]] = {
 
 QUICK: dict[str, list[str]] = {
     "data_loading": ["--repeats", "1", "--tasks", "sentence_ordering"],
-    "overhead": ["--rounds", "1", "--tasks", "dialogue_parsing", "--dialogues", "2"],
+    "overhead": ["--rounds", "1", "--tasks", "dialogue_parsing", "--dialogues", "2", "--dialogue-order", "file"],
     "served": [
         "--slots",
         "2",
@@ -50,7 +50,8 @@ QUICK: dict[str, list[str]] = {
     "growth": ["--sizes", "10", "--synthetic", "20", "--slots", "4", "--fixed", "0.01", "--per-token", "0.0005"],
 }
 """Tiny sizes for smoke runs: each script's every step once, the fewest child processes (each costs seconds of
-start-up): one whole-suite run (live scores off, the command's default), growth at one size run and one grown."""
+start-up): one whole-suite run (live scores off, the command's default), growth at one size run and one grown; the
+overhead rounds on STAC's first two dialogues (28 turns; the longest two, MSDC's, have 232)."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -137,6 +137,7 @@ class Bench:
         work: Path,
         score_display: bool = True,
         eval_args: list[str] | None = None,
+        task_args: list[str] | None = None,
     ) -> None:
         self.server, self.slots, self.latency, self.reasoning_tokens, self.work = (
             server,
@@ -147,6 +148,7 @@ class Bench:
         )
         self.score_display = score_display
         self.eval_args = [arg for item in eval_args or [] for arg in ("--eval-arg", item)]
+        self.task_args = [arg for item in task_args or [] for arg in ("--task-arg", item)]  # ours only
         work.mkdir(parents=True, exist_ok=True)
 
     def child(self, args: list[str], name: str) -> tuple[Any, dict[str, Any] | None]:
@@ -168,7 +170,8 @@ class Bench:
 
     def ours(self, task: str, limit: int, name: str) -> tuple[Any, dict[str, Any] | None]:
         return self.child(
-            ["ours", str(self.work / f"{name}.json"), str(self.work / f"logs_{name}"), task, "--limit", str(limit)],
+            ["ours", str(self.work / f"{name}.json"), str(self.work / f"logs_{name}"), task, "--limit", str(limit)]
+            + self.task_args,
             name,
         )
 
