@@ -30,7 +30,6 @@ import sys
 import tempfile
 import time
 import traceback
-import zipfile
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +60,18 @@ def beside_other_writers(eval_set: Callable[..., R], *args: Any, attempts: int =
     another process is rewriting has no end-of-central-directory record yet (``ValueError: EOCD not found``), one
     it has just created no header yet (``KeyError: '_journal/start.json'``), and
     one that another eval set replaced after resuming it is gone between the listing and the read
-    (``FileNotFoundError``); either way the eval set stops although its own evals finished. Calling it again
-    resumes: finished evals are skipped.
-    Only errors raised inside :data:`LOG_READERS` are retried; any other error, or the last attempt's, is raised.
+    (``FileNotFoundError``). Inspect's reader also opens the file anew for each member it reads, so a log that
+    its writer replaces between two reads is read with the central directory of one version and the bytes of
+    the next: when the final, compacted version is shorter than where the earlier one kept a member, the read
+    finds nothing there (``struct.error: unpack_from requires a buffer of at least 30 bytes``), and elsewhere
+    it finds another member's bytes (a ``zlib.error`` or a JSON error). Either way the eval set stops although
+    its own evals finished. Calling it again resumes: finished evals are skipped.
+    Any error raised inside :data:`LOG_READERS` is retried; any other error, or the last attempt's, is raised.
     """
     for _ in range(attempts - 1):
         try:
             return eval_set(*args, **kwargs)
-        except (ValueError, EOFError, KeyError, zipfile.BadZipFile, FileNotFoundError) as exc:
+        except Exception as exc:  # noqa: BLE001 - raised again below unless it comes from reading a log
             if not {frame.name for frame in traceback.extract_tb(exc.__traceback__)} & LOG_READERS:
                 raise
             time.sleep(1.0)

@@ -5,18 +5,22 @@ reports as one process."""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import io
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import time
+import zipfile
 from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_async
 
 from bediscover_inspect.cli import build_tasks, main
 from bediscover_inspect.report.build import build_report
@@ -274,6 +278,42 @@ def test_an_eval_set_failing_on_a_log_another_worker_is_writing_is_called_again(
     with pytest.raises(ValueError, match="EOCD"):
         beside_other_writers(always, ["task"], attempts=2)
     assert len(calls) == 2
+
+
+def _log_read_across_a_replace(path: Path) -> None:
+    """Write at ``path`` what Inspect's reader sees of a started log (a sample, then ``_journal/start.json``)
+    that its writer replaces by a shorter version between the reader's two reads: the first version's central
+    directory, ``start.json`` listed at an offset the file no longer reaches."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("samples/tbd_0000_epoch_1.json", "x" * 5000)
+        zf.writestr("_journal/start.json", "{}")
+    data = buf.getvalue()
+    end_record = data.rindex(b"PK\x05\x06")
+    (directory_at,) = struct.unpack_from("<I", data, end_record + 16)
+    cut = bytearray(data[directory_at:])  # the central directory alone, now at offset 0
+    struct.pack_into("<I", cut, end_record - directory_at + 16, 0)
+    path.write_bytes(bytes(cut))
+
+
+def test_an_eval_set_failing_on_a_log_replaced_between_two_reads_is_called_again(tmp_path):
+    """A worker's eval set reads the log another worker replaces (its final, compacted write) between reading
+    the central directory and the member: Inspect's reader raises ``struct.error``, and the eval set is called
+    again, which reads the finished log."""
+    log = tmp_path / "other.eval"
+    _log_read_across_a_replace(log)
+    calls = []
+
+    def eval_set(tasks, log_dir):
+        calls.append((tasks, log_dir))
+        if len(calls) == 1:
+            asyncio.run(read_eval_log_async(str(log), header_only=True))
+        return True, ["log"]
+
+    assert beside_other_writers(eval_set, ["task"], log_dir="logs") == (True, ["log"])
+    assert calls == [(["task"], "logs")] * 2
+    with pytest.raises(struct.error, match=r"at least 30 bytes .*\(actual buffer size is 0\)"):
+        asyncio.run(read_eval_log_async(str(log), header_only=True))  # the state the first call met
 
 
 # --------------------------------------------------------------------------------------- split by dataset
