@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai.model import (
@@ -139,6 +140,27 @@ def test_split_reasoning(raw, reasoning, answer):
     assert g.split_reasoning(raw) == (reasoning, answer)
 
 
+@pytest.mark.parametrize(
+    ("prompt", "n_cached", "keep"),
+    [
+        (list(range(13)) + [99, 98], 20, 12),  # 13 shared tokens: three whole blocks of 4
+        (list(range(8)), 20, 4),  # the whole prompt cached: at least its last token is evaluated again
+        (list(range(16)) + [99], 10, 8),  # only 10 tokens cached
+        ([99] + list(range(1, 20)), 20, 0),  # nothing shared
+        (list(range(3)), 20, 0),  # shared prefix shorter than a block
+    ],
+)
+def test_keep_aligned_prefix_keeps_whole_blocks(prompt, n_cached, keep):
+    class FakeLlama:
+        input_ids = np.arange(32)
+        n_tokens = n_cached
+        n_batch = 4
+
+    llama = FakeLlama()
+    assert g.keep_aligned_prefix(llama, prompt) == keep
+    assert llama.n_tokens == keep
+
+
 # ---------------------------------------------------------------------------------------------
 # the real model
 
@@ -206,6 +228,40 @@ def test_eval_generates_with_usage_and_is_seed_reproducible(tmp_path):
     if prompt.startswith("attachment://"):  # Inspect stores long strings as sample attachments
         prompt = sample.attachments[prompt.removeprefix("attachment://")]
     assert prompt.startswith(f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n")
+
+
+@pytest.mark.gguf
+@pytest.mark.parametrize("model_args", [{}, {"n_batch": 8}])
+def test_a_completion_does_not_depend_on_the_prompt_before_it(smollm2, model_args):
+    """The tiny task's questions give the same seeded completion whatever was generated just before: a prompt
+    sharing under 8 tokens with it (evaluated from scratch), the other question (sharing 21 tokens) or the same
+    question (sharing all of it). Re-evaluating only the colour question's last token, as llama-cpp-python does
+    for a repeated prompt, changes a logit by 0.44 and the completion from "… a deep shade of blue …" to
+    "… a deep, deep blue …". With ``n_batch=8`` the shared prefix is reused in whole blocks of 8 tokens."""
+    model = get_model("gguf/smollm2-135m", memoize=False, **model_args) if model_args else smollm2
+    questions = [str(s.input) for s in SAMPLES]
+    before_options = GenerateConfig(max_tokens=1, temperature=0.0)
+    config = GenerateConfig(seed=42, max_tokens=12, temperature=0.7, top_p=0.8)
+
+    async def after(system: str, before: str, question: str) -> str:
+        await model.generate(
+            [ChatMessageSystem(content=system), ChatMessageUser(content=before)], config=before_options
+        )
+        out = await model.generate(
+            [ChatMessageSystem(content=SYSTEM), ChatMessageUser(content=question)], config=config
+        )
+        return out.completion
+
+    try:
+        for question in questions:
+            other = next(q for q in questions if q != question)
+            fresh = asyncio.run(after("Reply in French.", "Bonjour !", question))
+            assert fresh.strip()
+            assert asyncio.run(after(SYSTEM, other, question)) == fresh
+            assert asyncio.run(after(SYSTEM, question, question)) == fresh
+    finally:
+        if model is not smollm2:
+            model.api.close()
 
 
 @pytest.mark.gguf

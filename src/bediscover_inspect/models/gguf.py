@@ -41,6 +41,17 @@ Generation
     ``"model_length"`` (no exception), so scorers count it as an invalid answer. A generation cut short by
     the context window (rather than by ``max_tokens``) also reports ``"model_length"``.
 
+Reproducibility
+    A completion depends only on the prompt, the generation options (``seed`` included) and the model args, not
+    on what the model generated before. llama.cpp's CPU kernels give a token slightly different numbers
+    depending on the batch it is evaluated in (SmolLM2-135M: up to 0.44 in a logit when the last prompt token
+    is evaluated alone, enough to change a sampled or even a greedy token), while llama-cpp-python reuses the
+    KV cache of the prefix a prompt shares with the previous call and evaluates only the rest. So each call
+    reuses only whole ``n_batch`` blocks of that prefix (:func:`keep_aligned_prefix`), and the rest of the prompt
+    is split into batches exactly as in a fresh evaluation: a prompt sharing fewer than ``n_batch`` tokens
+    (default 512) with the previous one is evaluated in full, and a smaller ``-M n_batch`` reuses more of a
+    long shared prefix. The thread count does not change the output (measured with 1 to 8 threads).
+
 Concurrency and shutdown
     llama.cpp contexts are not thread-safe: every call runs in a worker thread under one lock per loaded
     file, and ``max_connections`` defaults to 1. Models are shared between Inspect model instances that load
@@ -456,6 +467,34 @@ def _tokens_of(llama: Any, text: str) -> list[int]:
     return list(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
 
+def keep_aligned_prefix(llama: Any, tokens: list[int]) -> int:
+    """Limit the KV-cache reuse of the next ``create_completion(tokens)`` to whole ``llama.n_batch`` blocks.
+
+    llama-cpp-python keeps the KV cache of the prefix ``tokens`` shares with the previously evaluated tokens
+    and evaluates only the rest, from wherever the prefix ends (one token when the whole prompt is cached).
+    Cutting the kept prefix down to a multiple of ``n_batch`` (and to fewer tokens than the prompt) makes
+    llama.cpp evaluate the rest in the same batches as a fresh evaluation from position 0, so the logits,
+    and so the completion for a given seed, are bit-for-bit those of a fresh evaluation.
+
+    Args:
+        llama: a ``llama_cpp.Llama`` (its ``input_ids``, ``n_tokens`` and ``n_batch`` are read;
+            ``n_tokens`` is lowered).
+        tokens: the prompt's token ids.
+
+    Returns:
+        The number of cached tokens kept (0: the whole prompt is evaluated).
+    """
+    cached = llama.input_ids[: llama.n_tokens].tolist()
+    common = 0
+    for a, b in zip(cached, tokens):
+        if a != b:
+            break
+        common += 1
+    keep = min(common, len(tokens) - 1) // llama.n_batch * llama.n_batch
+    llama.n_tokens = min(llama.n_tokens, max(keep, 0))
+    return max(keep, 0)
+
+
 def _stop_reason(finish: str | None, n_out: int, max_tokens: int) -> StopReason:
     """Inspect's stop reason for llama.cpp's ``finish_reason``: ``length`` is ``max_tokens`` when the budget
     (``max_tokens`` > 0) was spent, else the context window (``model_length``)."""
@@ -575,6 +614,7 @@ class GGUFModelAPI(ModelAPI):
             request = {"prompt": prompt, "prompt_tokens": len(tokens), "n_ctx": n_ctx, **params}
             if len(tokens) >= n_ctx:
                 return self._prompt_too_long(request, len(tokens), n_ctx, start)
+            keep_aligned_prefix(llama, tokens)
             response = llama.create_completion(tokens, **params)
             generated = response["choices"][0]["text"]
             reasoning, answer = _reasoning_and_answer(prompt, generated)
