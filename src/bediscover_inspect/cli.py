@@ -584,10 +584,11 @@ def _logs_left(
     log_dir: str, cells: list[Any], n_tasks: int, logs: Sequence[Any], interrupted: bool
 ) -> tuple[Sequence[Any], bool]:
     """The eval set's ``logs``, or, when it returned fewer than its ``n_tasks`` (none when Ctrl-C stopped it), what
-    it left in ``log_dir`` for the ``cells``; ``interrupted`` also when one of those was cancelled."""
+    it left in ``log_dir`` for the ``cells`` (pieces: a split eval's part only, not the other workers' parts of
+    it); ``interrupted`` also when one of those was cancelled."""
     if len(logs) >= n_tasks:
         return logs, interrupted
-    left = workers.logs_of_cells(workers.logs_in(log_dir), {cell[:3] for cell in cells})
+    left = workers.logs_of_pieces(workers.logs_in(log_dir), {(*cell[:3], tuple(cell[3])) for cell in cells})
     return logs or left, interrupted or any(log.status == "cancelled" for log in left)
 
 

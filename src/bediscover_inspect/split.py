@@ -137,6 +137,17 @@ def cell_of(log: Any) -> Cell | None:
     return short_task_name(log.eval.task), bool(parameters_of(log).get("reasoning", False)), int(seed)
 
 
+def piece_of(log: Any) -> Piece | None:
+    """A log's :data:`Piece`: its :func:`cell_of` and, for a part log, the datasets of its part (``()`` for any
+    other log); ``None`` when it has no cell. The parts of one eval share the cell, so only the piece tells a
+    worker's part from another worker's."""
+    cell = cell_of(log)
+    if cell is None:
+        return None
+    split = split_of(log)
+    return (*cell, tuple(split["parts"][int(split["part"]) - 1]) if split else ())
+
+
 def _whole_args(log: Any) -> str:
     """The task arguments a part log's whole eval was passed (its own without ``dataset``, plus what the whole was
     given), as JSON: equal for the parts of one eval."""

@@ -344,6 +344,14 @@ def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
     return [log for log in logs if cell_of(log) in cells and id(log) not in stale]
 
 
+def logs_of_pieces(logs: Sequence[Any], pieces: Collection[Piece]) -> list[Any]:
+    """The eval logs (headers) among ``logs`` whose :func:`~bediscover_inspect.split.piece_of` is one of ``pieces``
+    (a part log only for its own part: a worker's part of a split eval is not another worker's), a log
+    :func:`superseded` by a later one of its eval left out."""
+    stale = {id(log) for log in superseded(logs)}
+    return [log for log in logs if split.piece_of(log) in pieces and id(log) not in stale]
+
+
 def superseded(logs: Sequence[Any]) -> list[Any]:
     """The logs among ``logs`` (headers) that are not the newest of their eval (Inspect's ``task_id``, kept by a
     resumed eval; the newest by the time its file name starts with): what an earlier, interrupted or killed run

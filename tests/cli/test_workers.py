@@ -17,13 +17,16 @@ import time
 import zipfile
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_async
 
-from bediscover_inspect.cli import build_tasks, main
+from bediscover_inspect import workers
+from bediscover_inspect.cli import _logs_left, build_tasks, main, run_outcome
 from bediscover_inspect.report.build import build_report
+from bediscover_inspect.run.interrupts import EXIT_INTERRUPTED
 from bediscover_inspect.split import balanced_parts, parts_per_eval, plan, split_of
 from bediscover_inspect.workers import (
     Part,
@@ -314,6 +317,32 @@ def test_an_eval_set_failing_on_a_log_replaced_between_two_reads_is_called_again
     assert calls == [(["task"], "logs")] * 2
     with pytest.raises(struct.error, match=r"at least 30 bytes .*\(actual buffer size is 0\)"):
         asyncio.run(read_eval_log_async(str(log), header_only=True))  # the state the first call met
+
+
+def _part_header(part: int, status: str, task_id: str) -> SimpleNamespace:
+    """The header fields a run reads of part ``part`` of temporal reasoning split over 2 workers (seed 0,
+    reasoning off)."""
+    split = {"parts": [["tbd", "tot-arithmetic"], ["tdd-man"]], "part": part}
+    metadata = {"parameters": {"reasoning": False}, "split": split}
+    eval_spec = SimpleNamespace(task="bediscover_inspect/temporal_reasoning", metadata=metadata, task_id=task_id)
+    return SimpleNamespace(
+        eval=eval_spec,
+        plan=SimpleNamespace(config=SimpleNamespace(seed=0)),
+        status=status,
+        location=f"logs/2026-12-06T19-59-22-00-00_temporal-reasoning_{task_id}.eval",
+    )
+
+
+def test_a_worker_stopped_by_ctrl_c_counts_its_own_part_not_another_workers_finished_part(monkeypatch):
+    """Ctrl-C stops worker 1 (part 1, tbd and tot-arithmetic) after worker 2 finished part 2 of the same eval:
+    worker 1's eval set returns no logs, and of the log directory only its own, cancelled part is its outcome."""
+    own, other = _part_header(1, "cancelled", "own"), _part_header(2, "success", "other")
+    monkeypatch.setattr(workers, "logs_in", lambda log_dir: [other, own])
+    piece = ("temporal_reasoning", False, 0, ("tbd", "tot-arithmetic"))
+    logs, interrupted = _logs_left("logs", [piece], 1, [], True)
+    assert logs == [own] and interrupted
+    assert run_outcome(logs, 1, "logs", interrupted)[0] == EXIT_INTERRUPTED
+    assert run_outcome(logs, 1, "logs", interrupted)[1].startswith("bediscover run: 0/1 evals complete in logs;")
 
 
 # --------------------------------------------------------------------------------------- split by dataset
