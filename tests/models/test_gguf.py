@@ -237,8 +237,10 @@ def test_a_completion_does_not_depend_on_the_prompt_before_it(smollm2, model_arg
     sharing under 8 tokens with it (evaluated from scratch), the other question (sharing 21 tokens) or the same
     question (sharing all of it). Re-evaluating only the colour question's last token, as llama-cpp-python does
     for a repeated prompt, changes a logit by 0.44 and the completion from "… a deep shade of blue …" to
-    "… a deep, deep blue …". With ``n_batch=8`` the shared prefix is reused in whole blocks of 8 tokens."""
+    "… a deep, deep blue …". With ``n_batch=8`` the shared prefix is reused in whole blocks of 8 tokens; without
+    it the provider's default of 32, not llama-cpp-python's 512, is in force."""
     model = get_model("gguf/smollm2-135m", memoize=False, **model_args) if model_args else smollm2
+    assert model.api._loaded().llama.n_batch == model_args.get("n_batch", 32)
     questions = [str(s.input) for s in SAMPLES]
     before_options = GenerateConfig(max_tokens=1, temperature=0.0)
     config = GenerateConfig(seed=42, max_tokens=12, temperature=0.7, top_p=0.8)
