@@ -15,8 +15,9 @@ model calls each is expected to make (:func:`connection_shares`, :func:`expected
 total the user asked for and the workers finish together. Ctrl-C reaches the workers once (each
 runs in its own process group and the first process forwards the signal), each stops as a single run does, and
 the run exits with 130; a second Ctrl-C stops them at once. Workers stop when the first process ends in any other
-way (SIGKILL included), and hold the log directory's lock until they have; a worker killed by a signal is named in
-the closing line, and the run exits 1 with its evals unfinished.
+way (SIGKILL included), and hold the log directory's lock until they have. A worker ended by a signal is named in
+the closing line: by the Ctrl-C (or SIGTERM) passed on to it as stopped by it, the run exiting 130; by any other
+signal as killed by it with its likely cause, the run exiting 1 with its evals unfinished.
 """
 
 from __future__ import annotations
@@ -304,8 +305,8 @@ def run_spread(
         listed = Path(scratch) / "pieces.json"
         listed.write_text(json.dumps([[t, r, s, list(d)] for t, r, s, d in pieces]), encoding="utf-8")
         argv = [*args.argv, "--pieces", str(listed)]
-        results = run_workers(argv, count, connections, args.display, loads, () if lock is None else (lock,))
-    return outcome(results, len(pieces), args.log_dir)
+        results, forwarded = run_workers(argv, count, connections, args.display, loads, () if lock is None else (lock,))
+    return outcome(results, len(pieces), args.log_dir, forwarded)
 
 
 def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
@@ -453,7 +454,7 @@ def run_workers(
     display: str | None,
     loads: Sequence[float] | None = None,
     keep: Sequence[int] = (),
-) -> list[tuple[int, int | None]]:
+) -> tuple[list[tuple[int, int | None]], frozenset[int]]:
     """Run ``bediscover run`` ``argv`` as ``workers`` processes, the j-th with ``--worker j/workers`` (its
     :func:`share` of the grid) and its :func:`connection_shares` of ``connections`` by ``loads``; wait for all of
     them.
@@ -468,7 +469,7 @@ def run_workers(
 
     Returns:
         Per worker in order: its exit code and the evals it finished (``None`` when it left no count: killed, or
-        failed before its eval set ended).
+        failed before its eval set ended); and the signals forwarded to the workers (for :func:`outcome`).
 
     Raises:
         ValueError: see :func:`connection_shares`.
@@ -476,8 +477,10 @@ def run_workers(
     limits = connection_shares(connections, workers, loads)
     extra_display = [] if display else ["--display", "plain"]
     procs: list[subprocess.Popen[bytes]] = []
+    forwarded: set[int] = set()
 
     def forward(signum: int, frame: Any) -> None:
+        forwarded.add(signum)
         for proc in procs:
             if proc.poll() is None:
                 try:
@@ -500,23 +503,34 @@ def run_workers(
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
-        return [(code, _read_done(path)) for code, path in zip(codes, paths, strict=True)]
+        return [(code, _read_done(path)) for code, path in zip(codes, paths, strict=True)], frozenset(forwarded)
 
 
-def outcome(results: Sequence[tuple[int, int | None]], evals: int, log_dir: str) -> tuple[int, str]:
-    """Exit code and closing line of a run of ``evals`` evals over workers (``results`` of :func:`run_workers`).
+def outcome(
+    results: Sequence[tuple[int, int | None]], evals: int, log_dir: str, forwarded: Collection[int] = ()
+) -> tuple[int, str]:
+    """Exit code and closing line of a run of ``evals`` evals over workers (``results`` and ``forwarded``, the
+    signal numbers passed on to the workers, of :func:`run_workers`).
 
-    The code is 130 (:data:`~bediscover_inspect.run.interrupts.EXIT_INTERRUPTED`) when any worker was interrupted, else 1
-    when a worker was killed by a signal (the line names it, the signal, its likely cause and the fix), else the
-    largest worker code (0 when every worker finished its evals); every unfinished run gets the resume hint.
+    The code is 130 (:data:`~bediscover_inspect.run.interrupts.EXIT_INTERRUPTED`) when any worker was interrupted
+    (exited 130, or ended by a forwarded signal: ``worker 2/2 stopped by the SIGINT (Ctrl-C) passed on to it``),
+    else 1 when a worker was killed by a signal not forwarded (the line names it, the signal, its likely cause and
+    the fix: ``worker 2/2 was killed by SIGKILL (likely cause: …)``), else the largest worker code (0 when every
+    worker finished its evals); every unfinished run gets the resume hint.
     """
     codes = [code for code, _ in results]
-    killed = [(j, -code) for j, code in enumerate(codes, start=1) if code < 0]
+    ended = [(j, -code) for j, code in enumerate(codes, start=1) if code < 0]
+    stopped = any(signum in forwarded for _, signum in ended)
     done = sum(count or 0 for _, count in results)
-    code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes else 1 if killed else max(codes, default=0)
+    code = EXIT_INTERRUPTED if EXIT_INTERRUPTED in codes or stopped else 1 if ended else max(codes, default=0)
     line = f"bediscover run: {done}/{evals} evals complete in {log_dir} ({len(results)} workers)"
-    for j, signum in killed:
-        line += f"; worker {j}/{len(results)} was killed by {_signal_name(signum)} ({cause_and_fix(signum)})"
+    for j, signum in ended:
+        name = _signal_name(signum)
+        if signum in forwarded:
+            name += " (Ctrl-C)" if signum == signal.SIGINT else ""
+            line += f"; worker {j}/{len(results)} stopped by the {name} passed on to it"
+        else:
+            line += f"; worker {j}/{len(results)} was killed by {name} ({cause_and_fix(signum)})"
     if code == EXIT_INTERRUPTED:
         return code, f"{line}; interrupted ({RESUME_HINT})"
     if code or done < evals:

@@ -25,8 +25,9 @@ from inspect_ai.log import list_eval_logs, read_eval_log, read_eval_log_async
 
 from bediscover_inspect import workers
 from bediscover_inspect.cli import _logs_left, build_tasks, main, run_outcome
+from bediscover_inspect.models import health
 from bediscover_inspect.report.build import build_report
-from bediscover_inspect.run.interrupts import EXIT_INTERRUPTED
+from bediscover_inspect.run.interrupts import EXIT_INTERRUPTED, RESUME_HINT
 from bediscover_inspect.split import balanced_parts, parts_per_eval, plan, split_of
 from bediscover_inspect.workers import (
     Part,
@@ -34,6 +35,7 @@ from bediscover_inspect.workers import (
     calls_per_cell,
     connection_shares,
     grid,
+    outcome,
     parse_part,
     share,
 )
@@ -343,6 +345,59 @@ def test_a_worker_stopped_by_ctrl_c_counts_its_own_part_not_another_workers_fini
     assert logs == [own] and interrupted
     assert run_outcome(logs, 1, "logs", interrupted)[0] == EXIT_INTERRUPTED
     assert run_outcome(logs, 1, "logs", interrupted)[1].startswith("bediscover run: 0/1 evals complete in logs;")
+
+
+def test_a_worker_ended_by_the_forwarded_ctrl_c_is_named_as_stopped_by_it_exit_130():
+    """Worker 2 had finished its 2 evals and was exiting when the Ctrl-C passed on to it ended it (-2); worker 1
+    stopped as a single run does (130)."""
+    code, line = outcome([(130, 0), (-signal.SIGINT, 2)], 4, "logs", frozenset({signal.SIGINT}))
+    assert code == 130
+    assert line == (
+        "bediscover run: 2/4 evals complete in logs (2 workers); worker 2/2 stopped by the SIGINT (Ctrl-C) passed"
+        f" on to it; interrupted ({RESUME_HINT})"
+    )
+    # ended by the Ctrl-C alone (every other worker finished): still interrupted, not killed
+    code, line = outcome([(0, 2), (-signal.SIGINT, None)], 4, "logs", {signal.SIGINT})
+    assert (code, line) == (
+        130,
+        "bediscover run: 2/4 evals complete in logs (2 workers); worker 2/2 stopped by the SIGINT (Ctrl-C) passed"
+        f" on to it; interrupted ({RESUME_HINT})",
+    )
+    code, line = outcome([(-signal.SIGTERM, 1)], 1, "logs", {signal.SIGTERM})
+    assert (code, line) == (
+        130,
+        "bediscover run: 1/1 evals complete in logs (1 workers); worker 1/1 stopped by the SIGTERM passed on to it;"
+        f" interrupted ({RESUME_HINT})",
+    )
+
+
+def test_a_worker_killed_by_a_signal_not_forwarded_keeps_its_likely_cause_exit_1():
+    kill = health.cause_and_fix(signal.SIGKILL)
+    assert kill.startswith("likely cause: most likely the kernel's out-of-memory killer")
+    code, line = outcome([(0, 2), (-signal.SIGKILL, None)], 4, "logs", frozenset())
+    assert (code, line) == (
+        1,
+        f"bediscover run: 2/4 evals complete in logs (2 workers); worker 2/2 was killed by SIGKILL ({kill});"
+        f" 2 unfinished ({RESUME_HINT})",
+    )
+    # a SIGINT the run did not pass on (sent to the worker alone) is still one sent from outside
+    outside = "likely cause: it was sent from outside the process (a user, a supervisor, a time limit)"
+    assert outcome([(0, 1), (-signal.SIGINT, 0)], 2, "logs") == (
+        1,
+        f"bediscover run: 1/2 evals complete in logs (2 workers); worker 2/2 was killed by SIGINT ({outside});"
+        f" 1 unfinished ({RESUME_HINT})",
+    )
+
+
+def test_forwarded_and_outside_signals_in_one_run_are_each_named_as_such():
+    """Worker 1 was killed by SIGKILL, then the user's Ctrl-C ended worker 3 while it started: interrupted, 130."""
+    kill = health.cause_and_fix(signal.SIGKILL)
+    code, line = outcome([(-signal.SIGKILL, None), (130, 1), (-signal.SIGINT, None)], 6, "logs", {signal.SIGINT})
+    assert (code, line) == (
+        130,
+        f"bediscover run: 1/6 evals complete in logs (3 workers); worker 1/3 was killed by SIGKILL ({kill}); worker"
+        f" 3/3 stopped by the SIGINT (Ctrl-C) passed on to it; interrupted ({RESUME_HINT})",
+    )
 
 
 # --------------------------------------------------------------------------------------- split by dataset
