@@ -58,7 +58,7 @@ from bediscover_inspect.run.interrupts import (
 from bediscover_inspect.run.options import UsageError, cap_error_counts, client_model_args, eval_set_options
 from bediscover_inspect.run.winddown import interrupts_stop_the_eval_set
 from bediscover_inspect.run_summary import print_run_summary
-from bediscover_inspect.split import mark_part, sample_counts
+from bediscover_inspect.split import mark_part, piece_of, sample_counts
 from bediscover_inspect.tasks import (
     TASK_ERRORS,
     TASK_NAMES,
@@ -588,7 +588,8 @@ def _logs_left(
     it); ``interrupted`` also when one of those was cancelled."""
     if len(logs) >= n_tasks:
         return logs, interrupted
-    left = workers.logs_of_pieces(workers.logs_in(log_dir), {(*cell[:3], tuple(cell[3])) for cell in cells})
+    pieces = {(*cell[:3], tuple(cell[3])) for cell in cells}
+    left = workers.logs_of(workers.logs_in(log_dir), pieces, key=piece_of)
     return logs or left, interrupted or any(log.status == "cancelled" for log in left)
 
 

@@ -264,7 +264,7 @@ def merge_and_list(log_dir: str, pieces: Sequence[Piece]) -> list[Any]:
 
         write_log_dir_manifest(log_dir)
         write_eval_set_listing(log_dir, headers)
-    logs = logs_of_cells(headers, {piece[:3] for piece in pieces})
+    logs = logs_of(headers, {piece[:3] for piece in pieces})
     whole = {split.cell_of(log) for log in logs if split.split_of(log) is None}
     return [log for log in logs if split.split_of(log) is None or split.cell_of(log) not in whole]
 
@@ -337,20 +337,15 @@ def write_eval_set_listing(log_dir: str, headers: Sequence[Any]) -> None:
         json.dump({"eval_set_id": eval_set_id, "tasks": tasks}, out, indent=2, default=str)
 
 
-def logs_of_cells(logs: Sequence[Any], cells: Collection[Cell]) -> list[Any]:
-    """The eval logs (headers) among ``logs`` whose (task, reasoning, seed) is one of ``cells``: what one worker
-    or shard left in a log directory it shares with others; a log :func:`superseded` by a later one of its eval
-    is left out."""
-    stale = {id(log) for log in superseded(logs)}
-    return [log for log in logs if cell_of(log) in cells and id(log) not in stale]
+def logs_of(logs: Sequence[Any], wanted: Collection[Any], key: Callable[[Any], Any] = cell_of) -> list[Any]:
+    """The eval logs (headers) among ``logs`` whose ``key`` is one of ``wanted``: what one worker or shard left in a
+    log directory it shares with others; a log :func:`superseded` by a later one of its eval is left out.
 
-
-def logs_of_pieces(logs: Sequence[Any], pieces: Collection[Piece]) -> list[Any]:
-    """The eval logs (headers) among ``logs`` whose :func:`~bediscover_inspect.split.piece_of` is one of ``pieces``
-    (a part log only for its own part: a worker's part of a split eval is not another worker's), a log
-    :func:`superseded` by a later one of its eval left out."""
+    ``key`` is :func:`~bediscover_inspect.split.cell_of` (task, reasoning, seed) by default, or
+    :func:`~bediscover_inspect.split.piece_of` to take a part log only for its own part (a worker's part of a split
+    eval is not another worker's)."""
     stale = {id(log) for log in superseded(logs)}
-    return [log for log in logs if split.piece_of(log) in pieces and id(log) not in stale]
+    return [log for log in logs if key(log) in wanted and id(log) not in stale]
 
 
 def superseded(logs: Sequence[Any]) -> list[Any]:
