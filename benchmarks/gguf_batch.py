@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RESULTS_DIR, machine  # noqa: E402
+from _common import write_result  # noqa: E402
 
 INSTRUCTION = " ".join(
     f"Rule {i}: a discourse relation holds between two units of text when the second elaborates, contrasts or "
@@ -85,9 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [measure(int(n)) for n in args.n_batch.split(",")]
     for row in rows:
         print(json.dumps(row), flush=True)
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    out = RESULTS_DIR / f"{args.out}.json"
-    out.write_text(json.dumps({"machine": machine(), "rows": rows}, indent=2) + "\n")
+    out = write_result(args.out, {"rows": rows})
     print(f"wrote {out}")
     return 0
 

@@ -348,6 +348,15 @@ def test_tokenizer_counts_tokens_offline(smollm2):
     assert asyncio.run(smollm2.api.count_text_tokens("hello world")) == 2
 
 
+def test_openmp_wait_policy_is_passive_unless_the_environment_sets_one(monkeypatch):
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    g.import_llama()
+    assert os.environ["OMP_WAIT_POLICY"] == g.OPENMP_WAIT_POLICY == "passive"
+    monkeypatch.setenv("OMP_WAIT_POLICY", "active")
+    assert g.import_llama().__name__ == "Llama"
+    assert os.environ["OMP_WAIT_POLICY"] == "active"
+
+
 @pytest.mark.slow
 @pytest.mark.gguf
 def test_shell_eval_exits_cleanly(tmp_path):
@@ -372,10 +381,13 @@ def test_shell_eval_exits_cleanly(tmp_path):
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "NO_COLOR": "1"},
+        env={k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        | {"NO_COLOR": "1", "OMP_DISPLAY_ENV": "verbose"},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "TypeError" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr[-3000:]
+    # llama.cpp's OpenMP threads wait without spinning (libgomp's default spins 300,000 times first)
+    assert "GOMP_SPINCOUNT = '0'" in proc.stderr, proc.stderr[-3000:]
     assert "gguf/smollm2-135m" in proc.stdout
     assert len(list(tmp_path.glob("*.eval"))) == 1
 

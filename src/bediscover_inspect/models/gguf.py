@@ -16,7 +16,9 @@ Model args (``-M key=value``)
     ``n_ctx``
         context window in tokens; default ``min(training context, 8192)``.
     ``n_threads``
-        CPU threads; default llama-cpp-python's (half the logical CPUs).
+        CPU threads generating tokens; default llama-cpp-python's (half the logical CPUs); prompts are evaluated
+        with ``n_threads_batch`` threads (default: every logical CPU). The threads wait for each other without
+        spinning (see :data:`OPENMP_WAIT_POLICY`).
     ``n_batch``
         prompt tokens evaluated per batch; default :data:`DEFAULT_N_BATCH` (see Reproducibility).
     ``chat_template``
@@ -69,6 +71,7 @@ import atexit
 import hashlib
 import importlib.metadata
 import json
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -101,6 +104,32 @@ DEFAULT_MAX_TOKENS = 1024
 
 DEFAULT_MAX_CTX = 8192
 """Upper bound of the default context window (tokens); the GGUF's training context is used if smaller."""
+
+OPENMP_WAIT_POLICY = "passive"
+"""``OMP_WAIT_POLICY`` set for llama.cpp's OpenMP threads unless the environment already sets one.
+
+llama.cpp's CPU threads meet at a barrier after every operation of the model's graph. With OpenMP's default
+policy a thread that arrives first spins, so when another process holds one of the CPUs (another eval, a pytest
+worker, ``bediscover run --workers``) the spinning threads take turns with the one that still has work, and every
+barrier waits for the scheduler. ``benchmarks/gguf_wait_policy.py`` (SmolLM2-135M, 2 cores, llama-cpp-python's
+thread counts; ``results/gguf_wait_policy.json``), 3 prompts of 1,368 tokens in all, median of 2 runs: idle
+11.4 s by default and 11.8 s passive; with one other busy process 30.7 s and 21.8 s; with two, 193 s and 24.1 s.
+Source: the OpenMP specification's ``OMP_WAIT_POLICY``; on Linux llama.cpp is built against GNU OpenMP (``libgomp``,
+as :mod:`.llama_build` builds it), which reads the variable once, when the library is loaded. A build without
+OpenMP ignores it."""
+
+
+def import_llama() -> type:
+    """``llama_cpp.Llama``, imported with :data:`OPENMP_WAIT_POLICY` in the environment unless one is set.
+
+    Raises ``ImportError`` when llama-cpp-python is not installed. The variable takes effect only if no library in
+    this process loaded the system's ``libgomp`` before (none of the suite's dependencies does;
+    scikit-learn loads a private copy of its own)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", OPENMP_WAIT_POLICY)
+    from llama_cpp import Llama
+
+    return Llama
+
 
 DEFAULT_N_BATCH = 32
 """Default ``n_batch`` (prompt tokens per batch). With the aligned prefix reuse of :func:`keep_aligned_prefix`,
@@ -289,7 +318,7 @@ _LOADED_LOCK = threading.Lock()
 def _load(path: Path, llama_kwargs: dict[str, Any]) -> tuple[tuple[str, str], _Loaded]:
     """Load (or share) a ``llama_cpp.Llama`` for ``path``; the caller must :func:`_release` the key."""
     try:
-        from llama_cpp import Llama
+        Llama = import_llama()
     except ImportError:
         raise GGUFPackageMissingError(
             "The gguf/ provider needs llama-cpp-python: run `make install`, or in your own environment "
@@ -732,8 +761,7 @@ def ensure_runs_here(model: str = "smollm2-135m") -> None:
 def long_prompt_check(model: str) -> int:
     """The child of :func:`.health.check_embedded_model`: load ``model`` (a ``gguf/`` name), evaluate
     :func:`.health.long_prompt` and generate 8 tokens; print one JSON line (prompt tokens, generated, seconds)."""
-    from llama_cpp import Llama
-
+    Llama = import_llama()
     start = time.monotonic()
     llama = Llama(model_path=str(resolve_model_path(model)), n_ctx=2048, seed=0, verbose=False)
     tokens = llama.tokenize(long_prompt().encode())
