@@ -124,7 +124,8 @@ def import_llama() -> type:
 
     Raises ``ImportError`` when llama-cpp-python is not installed. The variable takes effect only if no library in
     this process loaded the system's ``libgomp`` before (none of the suite's dependencies does;
-    scikit-learn loads a private copy of its own)."""
+    scikit-learn loads a private copy of its own). The variable stays in this process's environment, so processes
+    it starts afterwards inherit it."""
     os.environ.setdefault("OMP_WAIT_POLICY", OPENMP_WAIT_POLICY)
     from llama_cpp import Llama
 
