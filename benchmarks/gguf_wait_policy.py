@@ -17,7 +17,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import write_result  # noqa: E402
+from _common import median, write_result  # noqa: E402
 
 PROMPTS = [
     " ".join(f"Sentence {i}-{j}: the committee {i} read report {j} and agreed." for j in range(25)) for i in range(3)
@@ -96,22 +95,22 @@ def measure(busy: int, rounds: int) -> dict[str, Any]:
     }
     for policy in POLICIES:
         row[f"{policy}_s"] = seconds[policy]
-    row["default_over_passive"] = round(
-        statistics.median(seconds["default"]) / statistics.median(seconds["passive"]), 2
-    )
+    row["default_over_passive"] = round(median(seconds["default"]) / median(seconds["passive"]), 2)
     return row
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", default="0,1,2", help="comma-separated counts of other busy processes")
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each policy per busy count")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each policy per busy count (at least 1)")
     parser.add_argument("--out", default="gguf_wait_policy", help="results/<out>.json")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         child()
         return 0
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     rows = []
     for busy in args.busy.split(","):
         rows.append(measure(min(int(busy), os.cpu_count() or 1), args.rounds))
