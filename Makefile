@@ -31,7 +31,7 @@ MAX_TOKENS ?= 256
 LLAMA_CPU ?= auto
 DEMO_DATA := so/nips-abs/test_id.jsonl
 
-.PHONY: install deps llama rebuild-llama demo-data demo check test eval-report bench baseline gate clean
+.PHONY: install deps llama rebuild-llama demo-data demo lint check pytest-all test eval-report bench baseline gate clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,12 +81,11 @@ demo: demo-data install
 		$(BIN)/inspect eval evals/sentence_ordering.py -T dataset=nips-abs --model gguf/smollm2-135m \
 		--limit $(LIMIT) --seed 42 --max-connections 1 --max-tokens $(MAX_TOKENS)
 
-# lint, format check and type check: the first steps of `check` and `test`
-define LINT
-$(BIN)/ruff check src tests evals benchmarks scripts
-$(BIN)/ruff format --check src tests evals benchmarks scripts
-$(BIN)/mypy
-endef
+# lint, format check and type check: the first step of `check`, and beside the tests in `test`
+lint: $(INSTALLED)
+	$(BIN)/ruff check src tests evals benchmarks scripts
+	$(BIN)/ruff format --check src tests evals benchmarks scripts
+	$(BIN)/mypy
 
 # tests run in one process per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process
 # the suite's modules are compiled once and the bytecode kept (even where the caller's environment turns that off):
@@ -96,16 +95,19 @@ PYTEST_WORKERS ?= auto
 
 # (2) the everyday loop: lint, types and every test not marked slow (whole-dataset and end-to-end process runs, other
 # tests of seconds each) or gguf (the embedded model run in-process)
-check: $(INSTALLED)
-	$(LINT)
+check: lint
 	$(PAPER_NOTE)
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) -m 'not slow and not gguf$(if $(PAPER_MARK), and $(PAPER_MARK))'
 
-# (3) the full test suite, what CI runs
-test: install
-	$(LINT)
+# every test
+pytest-all: $(INSTALLED)
 	$(PAPER_NOTE)
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS)$(if $(PAPER_MARK), -m '$(PAPER_MARK)')
+
+# (3) the full test suite, what CI runs: `lint` and `pytest-all` side by side (make -j2; the type check's one core for
+# about half a minute mostly fills time the tests leave a core idle), each output line whole
+test: install
+	$(MAKE) --no-print-directory --output-sync=line -j2 lint pytest-all
 
 # the README's evaluation report: the embedded model on a few samples of every task, seeds 0 and 1, then
 # `bediscover report` (logs/eval-report, reports/eval-report)

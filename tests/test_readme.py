@@ -134,8 +134,8 @@ def test_every_block_is_run():
 def test_set_up_block(tmp_path):
     """``make demo``: its recipe with ``LIMIT=1 MAX_TOKENS=16`` on the installed venv (``-o install -o deps``: the
     venv is not rebuilt), which scores one NeurIPS abstract with the embedded model; ``make check`` and ``make test``: their recipes are
-    lint, format check, mypy and pytest, without the slow and gguf tests for ``check`` (dry runs: running them would run
-    this suite inside itself)."""
+    lint, format check, mypy and pytest, without the slow and gguf tests for ``check``, and for ``test`` the lint
+    beside the tests (dry runs: running them would run this suite inside itself)."""
     commands = [line.split("#")[0].strip() for line in block_with("make demo").splitlines()]
     assert commands == ["make demo", "make check", "make test"]
     venv = str(BIN.parent)
@@ -150,17 +150,18 @@ def test_set_up_block(tmp_path):
 
     header = read_eval_log(str(log), header_only=True)
     assert (header.status, header.eval.model, header.results.completed_samples) == ("success", "gguf/smollm2-135m", 1)
+    # `make test` installs, then runs `lint` and `pytest-all` side by side in a make of its own
+    dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o install test VENV={venv}", tmp_path).stdout
+    assert dry.splitlines()[0] == "make --no-print-directory --output-sync=line -j2 lint pytest-all"
     # the paper-text checks run when BEDISCOVER_REFERENCE_DIR holds the paper's text, else both targets leave them out
     paper = PAPER_TEXT.is_file() and bool(os.environ.get("BEDISCOVER_REFERENCE_DIR"))
-    for target, skip, last in (
-        ("test", "install", "pytest -q -n auto" if paper else "pytest -q -n auto -m 'not paper'"),
-        (
-            "check",
-            f"{venv}/.installed",
-            "pytest -q -n auto -m 'not slow and not gguf" + ("'" if paper else " and not paper'"),
-        ),
+    for targets, last in (
+        ("lint pytest-all", "pytest -q -n auto" if paper else "pytest -q -n auto -m 'not paper'"),
+        ("check", "pytest -q -n auto -m 'not slow and not gguf" + ("'" if paper else " and not paper'")),
     ):
-        dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o {skip} {target} VENV={venv}", tmp_path).stdout
+        dry = run_block(
+            f"make -n --no-print-directory -C {REPO_ROOT} -o {venv}/.installed {targets} VENV={venv}", tmp_path
+        ).stdout
         commands = [line.split(" ", 1) for line in dry.splitlines() if line.strip() and not line.startswith("echo ")]
         assert [" ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) for words in commands] == [
             "ruff check src tests evals benchmarks scripts",
