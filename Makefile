@@ -104,10 +104,11 @@ pytest-all: $(INSTALLED)
 	$(PAPER_NOTE)
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS)$(if $(PAPER_MARK), -m '$(PAPER_MARK)')
 
-# (3) the full test suite, what CI runs: `lint` and `pytest-all` side by side (make -j2; the type check's one core for
-# about half a minute mostly fills time the tests leave a core idle), each output line whole
+# (3) the full test suite, what CI runs: `pytest-all` and `lint` side by side (make -j2; the type check's one core for
+# about half a minute mostly fills time the tests leave a core idle); their lines are not sorted apart, so the tests
+# show their progress as they go
 test: install
-	$(MAKE) --no-print-directory --output-sync=line -j2 lint pytest-all
+	$(MAKE) --no-print-directory -j2 pytest-all lint
 
 # the README's evaluation report: the embedded model on a few samples of every task, seeds 0 and 1, then
 # `bediscover report` (logs/eval-report, reports/eval-report)

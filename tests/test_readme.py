@@ -152,7 +152,7 @@ def test_set_up_block(tmp_path):
     assert (header.status, header.eval.model, header.results.completed_samples) == ("success", "gguf/smollm2-135m", 1)
     # `make test` installs, then runs `lint` and `pytest-all` side by side in a make of its own
     dry = run_block(f"make -n --no-print-directory -C {REPO_ROOT} -o install test VENV={venv}", tmp_path).stdout
-    assert dry.splitlines()[0] == "make --no-print-directory --output-sync=line -j2 lint pytest-all"
+    assert dry.splitlines()[0] == "make --no-print-directory -j2 pytest-all lint"
     # the paper-text checks run when BEDISCOVER_REFERENCE_DIR holds the paper's text, else both targets leave them out
     paper = PAPER_TEXT.is_file() and bool(os.environ.get("BEDISCOVER_REFERENCE_DIR"))
     for targets, last in (
