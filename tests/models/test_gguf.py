@@ -349,7 +349,9 @@ def test_tokenizer_counts_tokens_offline(smollm2):
 
 
 def test_openmp_wait_policy_is_passive_unless_the_environment_sets_one(monkeypatch):
-    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    # set first, so that teardown restores the worker's environment whatever import_llama sets
+    monkeypatch.setenv("OMP_WAIT_POLICY", "")
+    monkeypatch.delenv("OMP_WAIT_POLICY")
     g.import_llama()
     assert os.environ["OMP_WAIT_POLICY"] == g.OPENMP_WAIT_POLICY == "passive"
     monkeypatch.setenv("OMP_WAIT_POLICY", "active")
